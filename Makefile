@@ -1,0 +1,41 @@
+# hpatch-router — every target installs what it needs from this repository's own files.
+PREFIX ?= $(HOME)/.local
+LIBDIR = $(PREFIX)/lib/hpatch-router
+NODE_RUN = node --no-node-snapshot
+ROUTER_ARGS ?=
+
+.PHONY: deps build typecheck test run install bench clean
+
+# npm ci only when the lock changed: it rebuilds isolated-vm from source.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+deps: node_modules/.package-lock.json
+
+build: deps
+	node scripts/build.mjs
+
+typecheck: deps
+	npx tsc --noEmit -p tsconfig.json
+
+test: build typecheck
+	npx mocha --reporter ./test/support/summary-reporter.cjs
+
+run: build
+	$(NODE_RUN) dist/hpatch-router.mjs $(ROUTER_ARGS)
+
+bench: build
+	$(NODE_RUN) --import=tsx test/bench/run.ts
+
+install: build
+	rm -rf "$(LIBDIR).new"
+	mkdir -p "$(LIBDIR).new" "$(PREFIX)/bin"
+	cp -R dist bin package.json package-lock.json "$(LIBDIR).new/"
+	cd "$(LIBDIR).new" && npm ci --omit=dev --no-audit --no-fund --ignore-scripts=false >/dev/null
+	rm -rf "$(LIBDIR)" && mv "$(LIBDIR).new" "$(LIBDIR)"
+	ln -sfn "$(LIBDIR)/bin/hpatch-router" "$(PREFIX)/bin/hpatch-router"
+	@echo "installed $(PREFIX)/bin/hpatch-router"
+
+clean:
+	rm -rf dist .test-tmp

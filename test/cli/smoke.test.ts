@@ -1,0 +1,4 @@
+import { expect } from 'chai';
+describe('skeleton', () => {
+  it('runs typescript tests', () => { expect(1 + 1).to.equal(2); });
+});
