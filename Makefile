@@ -20,7 +20,7 @@ typecheck: deps
 	npx tsc --noEmit -p tsconfig.json
 
 test: build typecheck
-	npx mocha --reporter ./test/support/summary-reporter.cjs
+	npx mocha --reporter ./test/support/summary-reporter.cjs 'test/**/*.test.ts'
 
 run: build
 	$(NODE_RUN) dist/hpatch-router.mjs $(ROUTER_ARGS)
