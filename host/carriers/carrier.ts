@@ -26,3 +26,21 @@ export const CARRIER_ITEM = {
   exec_command: { type: 'function_call', name: 'exec_command' },
   code_mode_exec: { type: 'custom_tool_call', name: 'exec' },
 } as const satisfies Record<CarrierKind, { type: string; name: string }>;
+
+/** Reads the carrier payload of a call item as Codex echoes it back, or null if it is no carrier. */
+export function carrierOfItem(item: Readonly<Record<string, unknown>>): Carrier | null {
+  const ns = typeof item['namespace'] === 'string' ? { namespace: item['namespace'] } : {};
+  if (item['type'] === 'function_call' && item['name'] === 'exec_command' && typeof item['arguments'] === 'string') {
+    return { kind: 'exec_command', ...ns, arguments: item['arguments'] };
+  }
+  if (item['type'] === 'custom_tool_call' && item['name'] === 'exec' && typeof item['input'] === 'string') {
+    return { kind: 'code_mode_exec', ...ns, input: item['input'] };
+  }
+  return null;
+}
+
+/** Byte-identical payloads: replay accepts nothing less. */
+export function sameCarrier(a: Carrier, b: Carrier): boolean {
+  if (a.kind !== b.kind || a.namespace !== b.namespace) return false;
+  return a.kind === 'exec_command' ? a.arguments === (b as typeof a).arguments : a.input === (b as typeof a).input;
+}

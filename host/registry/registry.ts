@@ -1,0 +1,64 @@
+// The tool registry: every contributed tool, by model-visible name. Built once at startup and
+// immutable for the process lifetime (REQ-PLUGIN-001): the data path only reads it.
+import type { Contribution } from './contribution.ts';
+
+/** Names Codex itself owns in the requests the router rewrites; a contribution cannot take them. */
+const RESERVED_NAMES = new Set(['exec', 'exec_command', 'write_stdin', 'apply_patch', 'wait', 'functions.exec']);
+
+export class RegistryError extends Error {
+  override readonly name = 'RegistryError';
+  constructor(readonly problems: readonly string[]) {
+    super(problems.join('\n'));
+  }
+}
+
+export class ToolRegistry {
+  private constructor(private readonly byName: ReadonlyMap<string, Contribution>) {}
+
+  static readonly empty = new ToolRegistry(new Map());
+
+  /** Validates the complete set; every problem is reported together and nothing partial is returned. */
+  static create(contributions: readonly Contribution[]): ToolRegistry {
+    const problems: string[] = [];
+    const byName = new Map<string, Contribution>();
+    for (const c of contributions) {
+      if (!/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(c.name)) problems.push(`tool name "${c.name}" is not a valid tool name`);
+      else if (RESERVED_NAMES.has(c.name)) problems.push(`tool name "${c.name}" is reserved by Codex`);
+      const prior = byName.get(c.name);
+      if (prior) problems.push(`duplicate tool name "${c.name}" (${describe(prior)} and ${describe(c)})`);
+      else byName.set(c.name, c);
+    }
+    if (problems.length > 0) throw new RegistryError(problems);
+    return new ToolRegistry(byName);
+  }
+
+  get(name: string): Contribution | undefined {
+    return this.byName.get(name);
+  }
+
+  get size(): number {
+    return this.byName.size;
+  }
+
+  list(): readonly Contribution[] {
+    return [...this.byName.values()];
+  }
+
+  /** Whether any contribution takes over the apply_patch editing surface. */
+  get supersedesApplyPatch(): boolean {
+    return this.list().some((c) => c.supersedes?.applyPatch === true);
+  }
+
+  /** Whether any contribution takes over exec_command as the documented way to run commands. */
+  get supersedesExecCommand(): boolean {
+    return this.list().some((c) => c.supersedes?.execCommand === true);
+  }
+}
+
+function describe(c: Contribution): string {
+  switch (c.source.kind) {
+    case 'builtin': return 'built-in';
+    case 'plugin': return `plugin ${c.source.pluginId} (${c.source.file})`;
+    case 'test': return `test suite ${c.source.suite}`;
+  }
+}
