@@ -1,0 +1,129 @@
+// One contributed call → its carrier item (brief §7). The translator's answer is validated, the
+// exec wrapper renders it for a carrier the request offers, the ledger records it durably, and
+// only then does the carrier item exist. Model-input problems become diagnostics for the model;
+// anything else wrong is a RoutingFailure.
+import { CARRIER_ITEM, type Carrier } from '../carriers/carrier.ts';
+import { CarrierInputError } from '../carriers/carrier-errors.ts';
+import { renderDiagnosticCarrier, renderExecCarrier } from '../carriers/exec-wrapper.ts';
+import type { Ledger } from '../history/ledger.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import { contributionIdentity, type TranslateOutcome } from '../registry/contribution.ts';
+import type { RequestContext } from '../request/rewrite.ts';
+import { RoutingFailure } from './routing-failure.ts';
+
+type Json = Record<string, unknown>;
+
+export interface TranslateDeps {
+  readonly ledger: Ledger;
+  readonly metrics: Metrics;
+}
+
+export interface CallTranslation {
+  readonly item: Json;
+  readonly carrier: Carrier;
+  readonly outcome: 'carrier' | 'diagnostic';
+}
+
+/** Whether an output item is a call of a tool this request exposed. */
+export function isContributedCall(item: unknown, ctx: RequestContext): item is Json {
+  if (typeof item !== 'object' || item === null) return false;
+  const it = item as Json;
+  if (it['type'] !== 'custom_tool_call' || typeof it['name'] !== 'string' || !ctx.exposed.has(it['name'])) return false;
+  const ns = it['namespace'];
+  return ns === undefined || ns === ctx.toolNamespace;
+}
+
+/** `originalText` is the exact JSON text of the item as the upstream sent it. */
+export async function translateCall(item: Json, originalText: string, ctx: RequestContext, deps: TranslateDeps): Promise<CallTranslation> {
+  const name = item['name'] as string;
+  const contribution = ctx.exposed.get(name)!;
+  const callId = item['call_id'];
+  const input = item['input'];
+  if (typeof callId !== 'string' || callId === '') throw new RoutingFailure(`call of "${name}" has no call_id`);
+  if (typeof input !== 'string') throw new RoutingFailure(`call ${callId} of "${name}" has no string input`);
+  if (!ctx.carriers || ctx.threadId === null) throw new RoutingFailure(`call ${callId} of "${name}" arrived for a request that offers no carrier`);
+  const carriers = ctx.carriers;
+
+  let outcome: TranslateOutcome;
+  try {
+    outcome = await contribution.translate(input, { threadId: ctx.threadId, callId, carriers });
+  } catch (e) {
+    deps.metrics.translation(name, 'none', 'routing_failure');
+    throw new RoutingFailure(`translator of "${name}" (${contributionIdentity(contribution)}) failed: ${errorMessage(e)}`);
+  }
+
+  let carrier: Carrier;
+  let kind: CallTranslation['outcome'];
+  try {
+    if (isDiagnostic(outcome)) {
+      carrier = renderDiagnosticCarrier(`${name}: ${outcome.message}`, carriers);
+      kind = 'diagnostic';
+    } else if (isCarrierOutcome(outcome)) {
+      try {
+        carrier = renderExecCarrier(outcome.request, carriers);
+        kind = 'carrier';
+      } catch (e) {
+        if (!(e instanceof CarrierInputError)) throw e;
+        carrier = renderDiagnosticCarrier(`${name}: ${e.message}`, carriers);
+        kind = 'diagnostic';
+      }
+    } else {
+      throw new Error(`returned ${describeValue(outcome)}, not a carrier or a diagnostic`);
+    }
+  } catch (e) {
+    deps.metrics.translation(name, 'none', 'routing_failure');
+    throw new RoutingFailure(`translator of "${name}" (${contributionIdentity(contribution)}) broke its protocol: ${errorMessage(e)}`);
+  }
+
+  await deps.ledger.record({
+    threadId: ctx.threadId,
+    callId,
+    contribution: contributionIdentity(contribution),
+    tool: name,
+    original: originalText,
+    carrier,
+  });
+  deps.metrics.translation(name, carrier.kind, kind);
+  return { item: carrierItem(item, carrier), carrier, outcome: kind };
+}
+
+/** The original item with type, name, namespace and payload replaced; id, call_id and status kept in place. */
+export function carrierItem(original: Json, carrier: Carrier): Json {
+  const { type, name } = CARRIER_ITEM[carrier.kind];
+  const payloadKey = carrier.kind === 'exec_command' ? 'arguments' : 'input';
+  const payload = carrier.kind === 'exec_command' ? carrier.arguments : carrier.input;
+  const out: Json = {};
+  let placedNamespace = false;
+  for (const [key, value] of Object.entries(original)) {
+    if (key === 'type') out['type'] = type;
+    else if (key === 'name') {
+      out['name'] = name;
+      if (carrier.namespace !== undefined) { out['namespace'] = carrier.namespace; placedNamespace = true; }
+    } else if (key === 'namespace') continue;
+    else if (key === 'input' || key === 'arguments') out[payloadKey] = payload;
+    else out[key] = value;
+  }
+  if (!(payloadKey in out)) out[payloadKey] = payload;
+  if (carrier.namespace !== undefined && !placedNamespace) out['namespace'] = carrier.namespace;
+  return out;
+}
+
+function isDiagnostic(o: unknown): o is { kind: 'diagnostic'; message: string } {
+  return typeof o === 'object' && o !== null && (o as Json)['kind'] === 'diagnostic' && typeof (o as Json)['message'] === 'string';
+}
+
+function isCarrierOutcome(o: unknown): o is Extract<TranslateOutcome, { kind: 'carrier' }> {
+  if (typeof o !== 'object' || o === null || (o as Json)['kind'] !== 'carrier') return false;
+  const req = (o as Json)['request'];
+  return typeof req === 'object' && req !== null && (req as Json)['kind'] === 'exec';
+}
+
+function describeValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (typeof v !== 'object') return typeof v;
+  return `an object with kind ${JSON.stringify((v as Json)['kind'])}`;
+}
+
+function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
