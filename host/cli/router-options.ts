@@ -1,0 +1,90 @@
+// Router command-line options (brief §5). Every problem is collected so that startup can report
+// them all at once before exiting.
+import { isAbsolute, join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+export type Mode = 'hpatch' | 'passthrough';
+
+export interface RouterOptions {
+  readonly mode: Mode;
+  readonly host: string;
+  readonly port: number;
+  readonly upstream: URL;
+  /** Where durable router state (the ledger) lives. */
+  readonly stateDir: string;
+}
+
+export const USAGE = `usage: hpatch-router [--mode hpatch|passthrough] [--listen HOST:PORT] [--upstream URL] [--state-dir DIR]
+       hpatch-router interp [--posix] -c SCRIPT [NAME [ARG...]]
+       hpatch-router interp [--posix] FILE [ARG...]
+
+  --mode       hpatch (default) rewrites tools and history; passthrough forwards bytes unchanged
+  --listen     address to listen on (default 127.0.0.1:8787; port 0 picks a free port)
+  --upstream   Responses API base URL (default https://api.openai.com/v1)
+  --state-dir  durable state such as the history ledger (default $XDG_STATE_HOME/hpatch-router
+               or ~/.local/state/hpatch-router)
+`;
+
+export type ParsedArgs =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'run'; readonly options: RouterOptions }
+  | { readonly kind: 'invalid'; readonly problems: readonly string[] };
+
+export function parseRouterArgs(argv: readonly string[], env: NodeJS.ProcessEnv): ParsedArgs {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        mode: { type: 'string' },
+        listen: { type: 'string' },
+        upstream: { type: 'string' },
+        'state-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (e) {
+    return { kind: 'invalid', problems: [(e as Error).message] };
+  }
+  if (values['help']) return { kind: 'help' };
+  const problems: string[] = [];
+
+  const mode = (values['mode'] as string | undefined) ?? 'hpatch';
+  if (mode !== 'hpatch' && mode !== 'passthrough') problems.push(`--mode must be "hpatch" or "passthrough", not "${mode}"`);
+
+  const listen = parseListen((values['listen'] as string | undefined) ?? '127.0.0.1:8787');
+  if (typeof listen === 'string') problems.push(listen);
+
+  const upstreamText = (values['upstream'] as string | undefined) ?? 'https://api.openai.com/v1';
+  let upstream: URL | undefined;
+  try {
+    upstream = new URL(upstreamText);
+    if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') problems.push(`--upstream must be an http or https URL, not "${upstreamText}"`);
+    else if (upstream.search || upstream.hash) problems.push(`--upstream must not have a query or fragment: "${upstreamText}"`);
+  } catch {
+    problems.push(`--upstream is not a URL: "${upstreamText}"`);
+  }
+
+  const stateDir = (values['state-dir'] as string | undefined) ?? defaultStateDir(env);
+  if (stateDir === null) problems.push('no --state-dir given and neither XDG_STATE_HOME nor HOME is set');
+
+  if (problems.length > 0 || typeof listen === 'string' || !upstream || stateDir === null) return { kind: 'invalid', problems };
+  return { kind: 'run', options: { mode: mode as Mode, host: listen.host, port: listen.port, upstream, stateDir } };
+}
+
+function parseListen(text: string): { host: string; port: number } | string {
+  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(text);
+  if (!m) return `--listen must be HOST:PORT (IPv6 as [ADDR]:PORT), not "${text}"`;
+  const port = Number(m[3]);
+  if (port > 65535) return `--listen port ${port} is out of range`;
+  return { host: m[1] ?? m[2]!, port };
+}
+
+function defaultStateDir(env: NodeJS.ProcessEnv): string | null {
+  const xdg = env['XDG_STATE_HOME'];
+  if (xdg && isAbsolute(xdg)) return join(xdg, 'hpatch-router');
+  const home = env['HOME'];
+  return home ? join(home, '.local', 'state', 'hpatch-router') : null;
+}
