@@ -75,14 +75,20 @@ export async function translateCall(item: Json, originalText: string, ctx: Reque
     throw new RoutingFailure(`translator of "${name}" (${contributionIdentity(contribution)}) broke its protocol: ${errorMessage(e)}`);
   }
 
-  await deps.ledger.record({
-    threadId: ctx.threadId,
-    callId,
-    contribution: contributionIdentity(contribution),
-    tool: name,
-    original: originalText,
-    carrier,
-  });
+  try {
+    await deps.ledger.record({
+      threadId: ctx.threadId,
+      callId,
+      contribution: contributionIdentity(contribution),
+      tool: name,
+      original: originalText,
+      carrier,
+    });
+  } catch (e) {
+    // Without a durable record the call could never be restored: it must not reach Codex.
+    deps.metrics.translation(name, carrier.kind, 'routing_failure');
+    throw new RoutingFailure(`call ${callId} of "${name}" could not be recorded: ${errorMessage(e)}`);
+  }
   deps.metrics.translation(name, carrier.kind, kind);
   return { item: carrierItem(item, carrier), carrier, outcome: kind };
 }

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.ts';
 import { describeRun, makeWorkDir, removeDir, resumeCodex, runCodex } from '../support/codex-cli.ts';
 import { startTestRouter, type TestRouter } from '../support/in-process-router.ts';
-import { argvEcho } from '../support/test-contributions.ts';
+import { argvEcho, brokenTranslator, slowEcho } from '../support/test-contributions.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 type Json = Record<string, any>;
@@ -114,5 +114,65 @@ describe('end to end: hpatch mode with the real Codex CLI', function () {
       router = undefined;
       state.cleanup();
     }
+  });
+
+  it('a yielded native result stays yielded: the model gets the continuation handle, the router never polls', async () => {
+    upstream = await startScriptedUpstream([
+      { items: [{ type: 'custom_tool_call', name: 'slow_echo', input: '3', call_id: 'call_yield' }] },
+      { items: [{ type: 'message', text: 'Not waiting.' }] },
+    ]);
+    router = await startTestRouter({ upstream: upstream.url, contributions: [slowEcho()] });
+    const run = await runCodex({ baseUrl: `${router.url}/v1`, prompt: 'Use slow_echo.', model: 'gpt-5.5', cwd: work });
+    expect(run.code, describeRun(run)).to.equal(0);
+    const reqs = upstream.responsesRequests();
+    expect(reqs).to.have.length(2);
+    const input = (reqs[1]!.json as Json)['input'] as Json[];
+    const out = outputText(findItem(input, (i) => i['call_id'] === 'call_yield' && i['type'] === 'custom_tool_call_output'));
+    expect(out).to.match(/Process running with session ID \d+/);
+    expect(out).to.not.contain('finished');
+    // Only the model's own calls reached Codex: no write_stdin from the router.
+    expect(JSON.stringify(input)).to.not.contain('write_stdin",');
+  });
+
+  it('a yielded Code Mode result forwards the complete native object with its session_id', async () => {
+    upstream = await startScriptedUpstream([
+      { items: [{ type: 'custom_tool_call', name: 'slow_echo', namespace: 'functions', input: '3', call_id: 'call_yield_cm' }] },
+      { items: [{ type: 'message', text: 'Not waiting.' }] },
+    ]);
+    router = await startTestRouter({ upstream: upstream.url, contributions: [slowEcho()] });
+    const run = await runCodex({ baseUrl: `${router.url}/v1`, prompt: 'Use slow_echo.', cwd: work });
+    expect(run.code, describeRun(run)).to.equal(0);
+    const input = (upstream.responsesRequests()[1]!.json as Json)['input'] as Json[];
+    const text = outputText(findItem(input, (i) => i['call_id'] === 'call_yield_cm' && i['type'] === 'custom_tool_call_output'));
+    const result = JSON.parse(text.slice(text.indexOf('{'))) as Json;
+    expect(result).to.have.property('session_id').that.is.a('number');
+    expect(result).to.not.have.property('exit_code');
+  });
+
+  it("stays deterministic under Codex's stream retries: the executed carrier is restored in the retried request", async () => {
+    upstream = await startScriptedUpstream([
+      // The call arrives complete, then the stream dies before response.completed: Codex has already
+      // executed the carrier and retries with the call and its output in the history.
+      { items: [{ type: 'custom_tool_call', name: 'argv_echo', input: 'retry me', call_id: 'call_retry' }], omitCompleted: true, end: 'close' },
+      { items: [{ type: 'message', text: 'Recovered.' }] },
+    ]);
+    router = await startTestRouter({ upstream: upstream.url, contributions: [argvEcho()] });
+    const run = await runCodex({ baseUrl: `${router.url}/v1`, prompt: 'Use argv_echo.', model: 'gpt-5.5', cwd: work, provider: { stream_max_retries: 2, request_max_retries: 0 } });
+    expect(run.code, describeRun(run)).to.equal(0);
+    expect(run.stdout).to.contain('Recovered.');
+    const reqs = upstream.responsesRequests();
+    expect(reqs).to.have.length(2);
+    const input = (reqs[1]!.json as Json)['input'] as Json[];
+    expect(findItem(input, (i) => i['call_id'] === 'call_retry' && i['type'] === 'custom_tool_call')).to.include({ name: 'argv_echo', input: 'retry me' });
+    expect(outputText(findItem(input, (i) => i['call_id'] === 'call_retry' && i['type'] === 'custom_tool_call_output'))).to.contain('retry me');
+  });
+
+  it('a translator protocol violation is a routing failure Codex shows once, without retrying or executing anything', async () => {
+    upstream = await startScriptedUpstream([{ items: [{ type: 'custom_tool_call', name: 'broken_garbage', input: 'x', call_id: 'call_bad' }] }]);
+    router = await startTestRouter({ upstream: upstream.url, contributions: [brokenTranslator('garbage')] });
+    const run = await runCodex({ baseUrl: `${router.url}/v1`, prompt: 'Use it.', model: 'gpt-5.5', cwd: work });
+    expect(run.code, describeRun(run)).to.not.equal(0);
+    expect(run.stderr + run.stdout).to.contain('routing failure').and.contain('broken_garbage');
+    expect(upstream.responsesRequests()).to.have.length(1);
   });
 });

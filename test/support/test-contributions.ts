@@ -37,3 +37,16 @@ export function brokenTranslator(how: 'throws' | 'garbage' | 'bad-template' | 'u
     },
   };
 }
+
+/** `slow_echo`: runs `sleep <input>; echo finished` with `yield_time_ms: 250`, so a longer sleep yields a continuation. */
+export function slowEcho(): Contribution {
+  return {
+    name: 'slow_echo',
+    source: { kind: 'test', suite: 'hpatch-router tests' },
+    toolSpec: () => ({ type: 'custom', name: 'slow_echo', description: 'Sleeps the given seconds, then prints "finished".' }),
+    async translate(input: string): Promise<TranslateOutcome> {
+      if (!/^\d+(\.\d+)?$/.test(input.trim())) return { kind: 'diagnostic', message: 'input must be a number of seconds' };
+      return { kind: 'carrier', request: { kind: 'exec', command: { argv: ['sh', '-c', `sleep ${input.trim()}; echo finished`] }, params: { yield_time_ms: 250 } } };
+    },
+  };
+}

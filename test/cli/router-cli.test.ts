@@ -1,0 +1,72 @@
+// The built executable's command line (brief §5): exactly one `listening on` line, and every
+// startup problem reported together before exiting non-zero without listening.
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import { chmodSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROUTER_DIST, startRouterProcess } from '../support/router-process.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+function run(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  return spawnSync(process.execPath, ['--no-node-snapshot', ROUTER_DIST, ...args], { encoding: 'utf8', env, timeout: 20_000 });
+}
+
+describe('hpatch-router command line', () => {
+  it('prints exactly one listening line with the real port when :0 is asked', async () => {
+    const state = tempDir('cli');
+    const r = await startRouterProcess({ args: ['--mode', 'passthrough', '--upstream', 'http://127.0.0.1:9/v1', '--state-dir', state.dir] });
+    try {
+      expect(r.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(r.url).to.not.match(/:0$/);
+    } finally {
+      await r.stop();
+      state.cleanup();
+    }
+  });
+
+  it('reports every argument problem together, exits non-zero, and never listens', () => {
+    const r = run(['--mode', 'bogus', '--listen', 'nowhere', '--upstream', 'ftp://example.com']);
+    expect(r.status).to.equal(2);
+    expect(r.stdout).to.equal('');
+    expect(r.stderr).to.contain('3 problems');
+    expect(r.stderr).to.contain('--mode must be').and.contain('--listen must be').and.contain('--upstream must be');
+  });
+
+  it('rejects unknown flags and stray arguments', () => {
+    const r = run(['--frobnicate']);
+    expect(r.status).to.equal(2);
+    expect(r.stderr).to.contain("Unknown option '--frobnicate'");
+  });
+
+  it('fails before listening when the state directory is unusable (hpatch mode only)', () => {
+    const state = tempDir('cli-bad-state');
+    try {
+      const dir = join(state.dir, 'world-writable');
+      mkdirSync(join(dir, 'ledger'), { recursive: true });
+      chmodSync(join(dir, 'ledger'), 0o777);
+      const r = run(['--listen', '127.0.0.1:0', '--state-dir', dir]);
+      expect(r.status).to.not.equal(0);
+      expect(r.stdout).to.equal('');
+      expect(r.stderr).to.contain('ledger');
+      const p = run(['--mode', 'passthrough', '--listen', '127.0.0.1:0', '--state-dir', dir, '--help']);
+      expect(p.status).to.equal(0);
+    } finally {
+      state.cleanup();
+    }
+  });
+
+  it('fails before listening when the port is taken', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const r = run(['--mode', 'passthrough', '--listen', `127.0.0.1:${port}`]);
+      expect(r.status).to.not.equal(0);
+      expect(r.stdout).to.equal('');
+      expect(r.stderr).to.contain(`cannot listen on 127.0.0.1:${port}`).and.contain('EADDRINUSE');
+    } finally {
+      blocker.close();
+    }
+  });
+});
