@@ -399,41 +399,32 @@ describe('SseParser', () => {
     });
   });
 
-  // Sized so a quadratic scan fails the bound by seconds, not minutes (synchronous code cannot be timed out).
-  describe('performance (linear time)', () => {
-    it('parses an 8 MiB data line arriving in 1 KiB chunks quickly', function () {
+  // Large inputs: correctness at size (speed is measured by `make bench`, never asserted here).
+  describe('large inputs', () => {
+    it('parses an 8 MiB data line arriving in 1 KiB chunks', function () {
       this.timeout(10_000);
       const payload = 'x'.repeat(8 * 1024 * 1024);
       const input = bytes(`event: big\ndata: ${payload}\n\n`);
       const p = new SseParser();
-      const t0 = performance.now();
       const out: SseChunk[] = [];
       for (let o = 0; o < input.length; o += 1024) out.push(...p.push(input.subarray(o, o + 1024)));
-      const ms = performance.now() - t0;
       expect(out).to.have.length(1);
       const first = out[0]!;
       expect(first.kind === 'event' && first.event.data.length).to.equal(payload.length);
-      expect(ms, `${ms.toFixed(0)} ms`).to.be.below(1500); // quadratic rebuffering takes far longer
     });
 
-    it('parses 40k LF-only frames (no CR anywhere) in one chunk quickly', function () {
+    it('parses 40k LF-only frames (no CR anywhere) in one chunk', function () {
       this.timeout(10_000);
       const input = bytes('data: {"type":"response.output_text.delta","delta":"ab"}\n\n'.repeat(40_000));
-      const t0 = performance.now();
       const r = new SseParser().push(input);
-      const ms = performance.now() - t0;
       expect(r).to.have.length(40_000);
-      expect(ms, `${ms.toFixed(0)} ms`).to.be.below(1500);
     });
 
-    it('parses 200k colon-less lines in one chunk quickly', function () {
+    it('parses 200k colon-less lines in one chunk', function () {
       this.timeout(10_000);
       const input = bytes(`${'data\n'.repeat(200_000)}\n`);
-      const t0 = performance.now();
       const r = new SseParser().push(input);
-      const ms = performance.now() - t0;
       expect(r).to.have.length(1);
-      expect(ms, `${ms.toFixed(0)} ms`).to.be.below(1500);
     });
   });
 });

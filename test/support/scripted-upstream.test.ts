@@ -13,7 +13,7 @@ import {
   type SseEvent,
 } from './sse-script.ts';
 import { startScriptedUpstream, substituteLastOutputMatch, type ScriptedUpstream } from './scripted-upstream.ts';
-import { describeRun, makeWorkDir, removeDir, resumeCodex, runCodex } from './codex-cli.ts';
+import { describeRun, makeCodexHome, makeWorkDir, removeDir, resumeCodex, runCodex } from './codex-cli.ts';
 import { parseHttpRequests, startWireTap } from './router-process.ts';
 
 // Verbatim from the Codex 0.171.0 recording `b-exec-gpt55/001-resp.sse` (the mock these builders re-create).
@@ -306,8 +306,9 @@ describe('codex-cli harness (real Codex against the scripted upstream, no router
       { items: [{ type: 'message', text: 'Harness done.', phase: 'final_answer' }] },
     ]);
     const cwd = makeWorkDir('harness');
+    const home = makeCodexHome();
     try {
-      const r = await runCodex({ baseUrl: up.url, prompt: 'Run the command.', model: 'gpt-5.5', cwd, timeoutMs: 45_000 });
+      const r = await runCodex({ baseUrl: up.url, prompt: 'Run the command.', model: 'gpt-5.5', cwd, codexHome: home, timeoutMs: 45_000 });
       expect(r.code, describeRun(r)).to.equal(0);
       expect(r.stdout.trim()).to.equal('Harness done.');
       expect(r.codexHome).to.include('/.test-tmp/');
@@ -318,10 +319,10 @@ describe('codex-cli harness (real Codex against the scripted upstream, no router
       expect(tail[0]).to.deep.include({ type: 'function_call', id: 'fc_mock0002', call_id: 'call_h1', arguments: '{"cmd":"echo harness-ok"}' });
       expect(tail[1]).to.include({ type: 'function_call_output', call_id: 'call_h1' });
       expect(tail[1].output).to.match(/Process exited with code 0\n[\s\S]*Output:\nharness-ok\n$/);
-      removeDir(r.codexHome);
     } finally {
       await up.close();
       removeDir(cwd);
+      removeDir(home);
     }
   });
 
@@ -331,8 +332,9 @@ describe('codex-cli harness (real Codex against the scripted upstream, no router
       { items: [{ type: 'message', text: 'Second answer.' }] },
     ]);
     const cwd = makeWorkDir('harness-resume');
+    const home = makeCodexHome();
     try {
-      const r1 = await runCodex({ baseUrl: up.url, prompt: 'First prompt.', model: 'gpt-5.5', cwd, timeoutMs: 45_000 });
+      const r1 = await runCodex({ baseUrl: up.url, prompt: 'First prompt.', model: 'gpt-5.5', cwd, codexHome: home, timeoutMs: 45_000 });
       expect(r1.code, describeRun(r1)).to.equal(0);
       const r2 = await resumeCodex({ baseUrl: up.url, prompt: 'Second prompt.', model: 'gpt-5.5', cwd, codexHome: r1.codexHome, timeoutMs: 45_000 });
       expect(r2.code, describeRun(r2)).to.equal(0);
@@ -342,10 +344,10 @@ describe('codex-cli harness (real Codex against the scripted upstream, no router
       expect(JSON.parse(String(b!.headers['x-codex-turn-metadata'])).history_initialization).to.equal('cold_resume');
       const texts = (b!.json.input as any[]).filter((i) => i.type === 'message').map((i) => i.content[0]?.text);
       expect(texts.slice(-3)).to.deep.equal(['First prompt.', 'First answer.', 'Second prompt.']);
-      removeDir(r1.codexHome);
     } finally {
       await up.close();
       removeDir(cwd);
+      removeDir(home);
     }
   });
 });
