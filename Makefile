@@ -31,8 +31,9 @@ bench: build
 install: build
 	rm -rf "$(LIBDIR).new"
 	mkdir -p "$(LIBDIR).new" "$(PREFIX)/bin"
-	cp -R dist bin package.json package-lock.json "$(LIBDIR).new/"
-	cd "$(LIBDIR).new" && npm ci --omit=dev --no-audit --no-fund --ignore-scripts=false >/dev/null
+	cp -R dist bin package.json package-lock.json node_modules "$(LIBDIR).new/"
+	# The native modules were built for this machine by `make deps`: copy them, then drop dev-only packages.
+	cd "$(LIBDIR).new" && npm prune --omit=dev --no-audit --no-fund >/dev/null
 	rm -rf "$(LIBDIR)" && mv "$(LIBDIR).new" "$(LIBDIR)"
 	ln -sfn "$(LIBDIR)/bin/hpatch-router" "$(PREFIX)/bin/hpatch-router"
 	@echo "installed $(PREFIX)/bin/hpatch-router"

@@ -1,0 +1,34 @@
+// `make install PREFIX=…` (brief §5): the installed executable starts on its own, from any cwd.
+import { expect } from 'chai';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../support/codex-cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+describe('make install', function () {
+  this.timeout(300_000);
+
+  it('installs a working hpatch-router under PREFIX', async () => {
+    const prefix = tempDir('install');
+    try {
+      const make = spawnSync('make', ['install', `PREFIX=${prefix.dir}`], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+      expect(make.status, make.stderr + make.stdout).to.equal(0);
+      const bin = join(prefix.dir, 'bin', 'hpatch-router');
+      expect(lstatSync(bin).isSymbolicLink()).to.equal(true);
+      expect(existsSync(join(prefix.dir, 'lib', 'hpatch-router', 'node_modules', 'typescript'))).to.equal(false);
+      const help = spawnSync(bin, ['--help'], { cwd: prefix.dir, encoding: 'utf8' });
+      expect(help.status).to.equal(0);
+      expect(help.stdout).to.contain('usage: hpatch-router');
+      const child = spawn(bin, ['--listen', '127.0.0.1:0', '--state-dir', join(prefix.dir, 'state')], { cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
+      const line = await new Promise<string>((resolve, reject) => {
+        child.stdout.once('data', (d: Buffer) => resolve(String(d)));
+        child.once('exit', (code) => reject(new Error(`exited ${code}`)));
+      });
+      child.kill('SIGTERM');
+      expect(line).to.match(/^listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+    } finally {
+      prefix.cleanup();
+    }
+  });
+});
