@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { bashQuote, bashQuoteArgv } from '../../host/carriers/bash-quote.ts';
 import { CarrierInputError } from '../../host/carriers/carrier-errors.ts';
+import { seededRandom } from '../support/prng.ts';
 
 // Feed quoted words to a real `bash -c` (as Codex does with `bash -lc <cmd>`) and read back the
 // exact bytes of every word; one spawn per batch keeps thousands of values fast.
@@ -38,17 +39,7 @@ function bashWords(values: readonly string[], locale: string): Buffer[] {
   return out;
 }
 
-// Deterministic PRNG so a failure reproduces from the printed seed.
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const mulberry32 = seededRandom;
 
 const PIECES = [
   '\n', '\r', '\r\n', '\t', "'", '"', "'\\''", '$', '`', '\\', '!', '!!', '~', '~root', '#', '=', 'x=y', '*', '?', '[a]',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { SseFramingError, frameSseEvent } from '../../host/responses/sse-framer.ts';
 import { SseParser, type SseChunk } from '../../host/responses/sse-parser.ts';
+import { seededRandom } from '../support/prng.ts';
 
 const enc = new TextEncoder();
 const fixture = (name: string): string => readFileSync(new URL(`../../fixtures/sse/${name}`, import.meta.url), 'utf8');
@@ -20,17 +21,7 @@ function parseText(text: string, sizes: number[] = [Infinity]): { chunks: SseChu
   return { chunks: [...chunks, ...end.chunks], incomplete: end.incomplete };
 }
 
-/** Deterministic PRNG (mulberry32) so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 describe('frameSseEvent', () => {
   it('frames an event the way the captured Responses streams do', () => {

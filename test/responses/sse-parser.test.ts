@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { SseParseError, SseParser, type SseChunk, type SseEvent } from '../../host/responses/sse-parser.ts';
+import { seededRandom } from '../support/prng.ts';
 
 const enc = new TextEncoder();
 const bytes = (s: string): Uint8Array => enc.encode(s);
@@ -39,17 +40,7 @@ const rawOf = (c: SseChunk): string => (c.kind === 'event' ? c.event.raw : c.raw
 const ev = (e: Partial<SseEvent> & { raw: string }): SseChunk => ({ kind: 'event', event: { data: '', ...e } });
 const comment = (raw: string): SseChunk => ({ kind: 'comment', raw });
 
-/** Deterministic PRNG (mulberry32) so fuzz failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 /**
  * Independent, deliberately naive implementation of the same rules over the whole decoded text at once:
