@@ -28,10 +28,12 @@ const REQUEST_DROP = new Set(['content-length', 'content-encoding', 'accept-enco
 const RESPONSE_DROP = new Set(['content-length', 'content-encoding']);
 
 export async function hpatchResponses(ex: Exchange, deps: HpatchDeps): Promise<void> {
-  const prepared = await prepare(ex, deps);
-  if (!prepared) return;
+  const read = await prepare(ex, deps);
+  if (!read) return;
+  const { prepared, raw, text } = read;
   const { context } = prepared;
-  const bytes = Buffer.from(prepared.text, 'utf8');
+  // An untouched request goes out as the very bytes that came in.
+  const bytes = prepared.text === text ? raw : Buffer.from(prepared.text, 'utf8');
   const up = await ex.send({
     method: 'POST',
     path: ex.path,
@@ -60,7 +62,7 @@ export async function hpatchResponses(ex: Exchange, deps: HpatchDeps): Promise<v
   else await translateJson(ex, deps, context, up.statusCode, headers, body);
 }
 
-async function prepare(ex: Exchange, deps: HpatchDeps): Promise<PreparedRequest | null> {
+async function prepare(ex: Exchange, deps: HpatchDeps): Promise<{ prepared: PreparedRequest; raw: Buffer; text: string } | null> {
   const threadHeader = ex.req.headers['thread-id'] ?? ex.req.headers['session-id'];
   const threadId = typeof threadHeader === 'string' ? threadHeader : null;
   if (threadId !== null) ex.fields.thread = threadId;
@@ -83,7 +85,7 @@ async function prepare(ex: Exchange, deps: HpatchDeps): Promise<PreparedRequest 
     ex.fields.restored = prepared.restored.length;
     ex.deps.metrics.request('hpatch', prepared.context.shape, 'forwarded');
     for (const r of prepared.restored) ex.deps.metrics.restoredCall(r.entry.tool, r.entry.carrier.kind);
-    return prepared;
+    return { prepared, raw, text };
   } catch (e) {
     if (e instanceof BodyError) ex.fail(e.status, e.code, e.message);
     else if (e instanceof UnsupportedShapeError) ex.fail(400, 'unsupported_request_shape', `unsupported request shape: ${e.message}`);

@@ -1,0 +1,9 @@
+// `make bench`: every benchmark prints ratios against a baseline measured in the same run.
+import { benchProxyLatency } from './proxy-latency.ts';
+import { benchRewrite } from './rewrite-cost.ts';
+
+const quick = process.argv.includes('--quick');
+console.log(`# hpatch-router benchmarks — ${new Date().toISOString()}, node ${process.version}\n`);
+console.log(await benchProxyLatency(quick ? 50 : 300));
+console.log('');
+console.log(await benchRewrite(quick ? 50 : 300));
