@@ -26,7 +26,7 @@ run: build
 	$(NODE_RUN) dist/hpatch-router.mjs $(ROUTER_ARGS)
 
 bench: build
-	$(NODE_RUN) --import=tsx test/bench/run.ts
+	env -u NODE_EXTRA_CA_CERTS $(NODE_RUN) --import=tsx test/bench/run.ts
 
 install: build
 	rm -rf "$(LIBDIR).new"
