@@ -100,9 +100,13 @@ export function prepareRequest(text: string, body: Json, opts: PrepareOptions): 
     };
     if (offer) {
       const description = typeof execTool['description'] === 'string' ? execTool['description'] : null;
+      // The CLI documents exec_command as a TypeScript declaration in the owner description; an
+      // app-style owner may instead sit beside an exec_command declaration object.
+      const declared = description === null ? null : execParamsShapeFromDeclaration(description);
+      const sibling = container.tools.find((t) => t['type'] === 'function' && t['name'] === 'exec_command');
       const specCtx: ToolSpecContext = {
         shape: 'code_mode',
-        execParamsShape: description === null ? null : renderShape(execParamsShapeFromDeclaration(description)),
+        execParamsShape: renderShape(declared ?? (sibling ? execParamsShapeFromSchema(sibling['parameters']) : null)),
       };
       const contributions = opts.registry.list();
       if (description !== null && (opts.registry.supersedesExecCommand || opts.registry.supersedesApplyPatch)) {

@@ -99,6 +99,17 @@ describe('hpatch-mode request rewrite', () => {
     expect(parsed['input'][0]['tools'][0]).to.deep.equal(owner);
   });
 
+  it('Code Mode (app-server form): without a declaration in the description, the shape comes from a sibling exec_command declaration object', () => {
+    const native = (capturedRequest('a-default-gpt55-001').body as Json)['tools'][0];
+    const owner = { type: 'custom', name: 'exec', description: 'Run JavaScript.', format: { type: 'grammar', syntax: 'lark', definition: 'start: /x/' } };
+    const body = { input: [{ type: 'additional_tools', tools: [owner, native] }] };
+    const out = JSON.parse(prepare(body, plain).text) as Json;
+    const desc = out['input'][0]['tools'][1]['description'] as string;
+    expect(desc).to.contain('workdir?: string;').and.not.contain('cmd: string');
+    const bare = JSON.parse(prepare({ input: [{ type: 'additional_tools', tools: [owner] }] }, plain).text) as Json;
+    expect(bare['input'][0]['tools'][1]['description']).to.equal('Prints each input line as one argument.');
+  });
+
   it('offers nothing without a thread id (no ledger to restore history from)', () => {
     const body = capturedRequest('a-default-gpt55-001').body as Json;
     const out = prepareRequest(JSON.stringify(body), body, { registry: plain, threadId: null, thread: null });
