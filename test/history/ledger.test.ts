@@ -471,6 +471,8 @@ describe('ledger', function () {
       const script = path.join(tmp, 'writer.mjs');
       await fsp.writeFile(script, WRITER_SCRIPT);
       const reported: string[] = [];
+      // Each round appends to what the previous kill left: Linux can end a large write() early on
+      // SIGKILL, so later rounds also exercise torn-tail recovery under a real writer.
       for (let round = 0; round < 4; round++) {
         const child = spawn(process.execPath, ['--import', 'tsx', script, LEDGER_MODULE, dir, String(round)], {
           cwd: ROOT,
@@ -513,12 +515,12 @@ function serialized(e: LedgerEntry): Record<string, unknown> {
   return { v: 1, threadId: e.threadId, callId: e.callId, contribution: e.contribution, tool: e.tool, carrier: e.carrier, original: e.original };
 }
 
-/** Deterministic from the call id, with sizes up to ~1 MB so a SIGKILL can land mid-write. Shared as
+/** Deterministic from the call id, with sizes up to ~200 KB so a SIGKILL can land mid-write. Shared as
  * source text with the child writer (plain JS: it is spliced into the child's script). */
 const WRITER_ORIGINAL_JS = `function writerOriginal(callId) {
   let h = 0;
   for (const ch of callId) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
-  return JSON.stringify({ call_id: callId, pad: 'p'.repeat(h % 1000000) });
+  return JSON.stringify({ call_id: callId, pad: 'p'.repeat(h % 200000) });
 }`;
 const writerOriginal = new Function(`${WRITER_ORIGINAL_JS}; return writerOriginal;`)() as (callId: string) => string;
 
