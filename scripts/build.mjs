@@ -3,13 +3,16 @@
 import { build } from 'esbuild';
 import { mkdir } from 'node:fs/promises';
 
-const external = ['isolated-vm', '@lydell/node-pty', 'mvdan-sh', 'undici'];
+const external = ['isolated-vm', '@lydell/node-pty', 'mvdan-sh', 'undici', 'rregex', 'ajv'];
 await mkdir('dist', { recursive: true });
 await build({
   entryPoints: { 'hpatch-router': 'host/cli/main.ts' },
   outdir: 'dist',
   outExtension: { '.js': '.mjs' },
   bundle: true,
+  // Lazily imported roles (router, interpreter) become their own chunks, external imports included.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   platform: 'node',
   target: 'node20',
   format: 'esm',
@@ -17,4 +20,19 @@ await build({
   external,
   logLevel: 'warning',
   banner: { js: "import { createRequire as __hpatchCreateRequire } from 'node:module'; const require = __hpatchCreateRequire(import.meta.url);" },
+});
+
+// Code that runs inside plugin isolates: self-contained ES modules with no imports at all (the
+// bootstrap and the virtual hpatch:core/v1). host/plugins/core-artifact.ts reads them from dist/ and
+// bundles the same sources with the same options when it runs from TypeScript; keep both in sync.
+await build({
+  entryPoints: { 'core-v1': 'isolates/core-v1/index.ts', bootstrap: 'isolates/bootstrap.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2022',
+  legalComments: 'none',
+  logLevel: 'warning',
 });
