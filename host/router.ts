@@ -19,6 +19,8 @@ export interface RouterDeps {
   readonly registry: ToolRegistry;
   readonly log: LogSink;
   readonly metrics?: Metrics;
+  /** Problems the caller already found (plugin loading): reported with the router's own, and nothing listens. */
+  readonly priorProblems?: readonly string[];
 }
 
 export interface RunningRouter extends RunningServer {
@@ -26,7 +28,7 @@ export interface RunningRouter extends RunningServer {
 }
 
 export async function startRouter(options: RouterOptions, deps: RouterDeps): Promise<RunningRouter> {
-  const problems: string[] = [];
+  const problems: string[] = [...(deps.priorProblems ?? [])];
   let mode: RouterMode = { kind: 'passthrough' };
   let ledger: Ledger | null = null;
   if (options.mode === 'hpatch') {

@@ -1,6 +1,7 @@
 // `hpatch-router [--mode …] [--listen …] [--upstream …]`: start the router, print the one
 // `listening on` line, stop cleanly on SIGINT/SIGTERM.
-import { ToolRegistry } from '../registry/registry.ts';
+import type { Contribution } from '../registry/contribution.ts';
+import { RegistryError, ToolRegistry } from '../registry/registry.ts';
 import { stderrSink } from '../proxy/request-log.ts';
 import { startRouter, StartupError } from '../router.ts';
 import { parseRouterArgs, USAGE } from './router-options.ts';
@@ -11,30 +12,84 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
     process.stdout.write(USAGE);
     return 0;
   }
-  if (parsed.kind === 'invalid') return reportStartupProblems(parsed.problems);
+  if (parsed.kind === 'invalid') return reportStartupProblems(parsed.problems, { usage: true });
   const { options } = parsed;
-  // Built-in tools and plugin declarations register here as they land; passthrough loads none.
-  const registry = ToolRegistry.empty;
+  // Built-in tools register here as they land. Passthrough loads nothing: no built-in, no plugin,
+  // not even the plugin host module (it pulls in isolated-vm and the core artifact).
+  const builtins: Contribution[] = [];
+  const problems: string[] = [];
+  let tools = builtins;
+  let plugins: ConfiguredPlugins | null = null;
+  if (options.mode === 'hpatch') {
+    plugins = await loadConfiguredPlugins(builtins.map((c) => c.name));
+    if (plugins.ok) tools = [...builtins, ...plugins.contributions];
+    else problems.push(...plugins.problems);
+  }
+  let registry = ToolRegistry.empty;
+  try {
+    registry = ToolRegistry.create(tools);
+  } catch (e) {
+    if (!(e instanceof RegistryError)) throw e;
+    problems.push(...e.problems);
+  }
+  const disposePlugins = (): void => {
+    if (plugins?.ok) plugins.dispose();
+  };
   let router;
   try {
-    router = await startRouter(options, { registry, log: stderrSink });
+    // Problems found so far go through startRouter so that its own (the ledger) join the same report.
+    router = await startRouter(options, { registry, log: stderrSink, priorProblems: problems });
   } catch (e) {
+    disposePlugins();
     if (e instanceof StartupError) return reportStartupProblems(e.problems);
     throw e;
   }
+  if (plugins?.ok) process.stderr.write(`hpatch-router: ${plugins.summary}\n`);
   process.stdout.write(`listening on ${router.url}\n`);
   process.stderr.write(`hpatch-router: ${options.mode} mode, upstream ${options.upstream.href}, ${registry.size} contributed tool(s)\n`);
   const stop = (): void => {
-    router.close().then(() => process.exit(0), () => process.exit(1));
+    router.close().then(() => {
+      disposePlugins();
+      process.exit(0);
+    }, () => process.exit(1));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return undefined;
 }
 
-function reportStartupProblems(problems: readonly string[]): number {
+function reportStartupProblems(problems: readonly string[], opts: { usage?: boolean } = {}): number {
   process.stderr.write(`hpatch-router: cannot start (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n`);
   for (const p of problems) process.stderr.write(`  - ${p}\n`);
-  process.stderr.write(`\n${USAGE}`);
+  // The usage text helps with argument mistakes only; after plugin or ledger problems it is noise.
+  if (opts.usage) process.stderr.write(`\n${USAGE}`);
   return 2;
+}
+
+type ConfiguredPlugins =
+  | { readonly ok: true; readonly contributions: readonly Contribution[]; readonly summary: string; dispose(): void }
+  | { readonly ok: false; readonly problems: readonly string[] };
+
+/** The operator's plugins from `<user config dir>/hpatch/plugins` (hpatch mode only). */
+async function loadConfiguredPlugins(builtinNames: readonly string[]): Promise<ConfiguredPlugins> {
+  // Imported here, not at the top: passthrough must never load the plugin host.
+  const { pluginDirectory } = await import('../plugins/config-dir.ts');
+  const { disposeAll, loadPlugins } = await import('../plugins/load-plugins.ts');
+  const { formatPluginProblem } = await import('../plugins/validate.ts');
+  let dir: string;
+  try {
+    dir = pluginDirectory(process.env, process.platform);
+  } catch (e) {
+    return { ok: false, problems: [`plugin directory: ${e instanceof Error ? e.message : String(e)}`] };
+  }
+  const result = await loadPlugins({ dir, reservedNames: builtinNames });
+  if (!result.ok) return { ok: false, problems: result.problems.map(formatPluginProblem) };
+  const n = result.plugins.length;
+  const t = result.contributions.length;
+  return {
+    ok: true,
+    contributions: result.contributions,
+    summary: `${n} plugin${n === 1 ? '' : 's'} with ${t} tool${t === 1 ? '' : 's'} loaded from ${dir}`,
+    dispose: () => disposeAll(result.isolates),
+  };
 }

@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { ROUTER_DIST, startRouterProcess } from '../support/router-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
-function run(args: string[], env: NodeJS.ProcessEnv = process.env) {
+const emptyConfig = tempDir('cli-config');
+after(() => emptyConfig.cleanup());
+
+function run(args: string[], env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: emptyConfig.dir }) {
   return spawnSync(process.execPath, ['--no-node-snapshot', ROUTER_DIST, ...args], { encoding: 'utf8', env, timeout: 20_000 });
 }
 

@@ -2,6 +2,7 @@
 // transparent TCP relay that records the exact bytes a client sends (to prove the router forwards them unchanged).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { PROJECT_ROOT } from './codex-cli.ts';
@@ -66,7 +67,8 @@ function lineCollector(stream: NodeJS.ReadableStream, sink: string[], onLine?: (
 export async function startRouterProcess(opts: RouterProcessOptions = {}): Promise<RouterProcess> {
   const entry = opts.entry ?? routerEntry();
   if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`make build\` first (make test does)`);
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  // An empty config dir unless the test gives one: the developer's own plugins must not leak in.
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'hpatch-config-')) };
   for (const [k, v] of Object.entries(opts.env ?? {})) {
     if (v === undefined) delete env[k];
     else env[k] = v;
