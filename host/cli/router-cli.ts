@@ -1,5 +1,6 @@
 // `hpatch-router [--mode …] [--listen …] [--upstream …]`: start the router, print the one
 // `listening on` line, stop cleanly on SIGINT/SIGTERM.
+import type { LoadedPlugin } from '../plugins/load-plugins.ts';
 import type { Contribution } from '../registry/contribution.ts';
 import { RegistryError, ToolRegistry } from '../registry/registry.ts';
 import { stderrSink } from '../proxy/request-log.ts';
@@ -32,7 +33,16 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
     if (!(e instanceof RegistryError)) throw e;
     problems.push(...e.problems);
   }
+  // The executor side (snapshot, frontends beside this executable, their lock) is set up only once
+  // everything else is valid, so an invalid configuration writes nothing.
+  let releaseExecutor = (): void => {};
+  if (options.mode === 'hpatch' && problems.length === 0) {
+    const executor = await startExecutorSide(plugins?.ok ? plugins.loaded : []);
+    if (executor.ok) releaseExecutor = executor.release;
+    else problems.push(...executor.problems);
+  }
   const disposePlugins = (): void => {
+    releaseExecutor();
     if (plugins?.ok) plugins.dispose();
   };
   let router;
@@ -67,7 +77,7 @@ function reportStartupProblems(problems: readonly string[], opts: { usage?: bool
 }
 
 type ConfiguredPlugins =
-  | { readonly ok: true; readonly contributions: readonly Contribution[]; readonly summary: string; dispose(): void }
+  | { readonly ok: true; readonly contributions: readonly Contribution[]; readonly loaded: readonly LoadedPlugin[]; readonly summary: string; dispose(): void }
   | { readonly ok: false; readonly problems: readonly string[] };
 
 /** The operator's plugins from `<user config dir>/hpatch/plugins` (hpatch mode only). */
@@ -89,7 +99,20 @@ async function loadConfiguredPlugins(builtinNames: readonly string[]): Promise<C
   return {
     ok: true,
     contributions: result.contributions,
+    loaded: result.plugins,
     summary: `${n} plugin${n === 1 ? '' : 's'} with ${t} tool${t === 1 ? '' : 's'} loaded from ${dir}`,
     dispose: () => disposeAll(result.isolates),
   };
+}
+
+/** Snapshot, stable frontends and the frontend lock for the configured executor-backed tools. */
+async function startExecutorSide(plugins: readonly LoadedPlugin[]): Promise<{ ok: true; release(): void } | { ok: false; problems: readonly string[] }> {
+  const { startExecutorRuntime } = await import('../runtime/executor-runtime.ts');
+  const { installRootOf } = await import('../runtime/snapshot.ts');
+  const r = startExecutorRuntime({
+    env: process.env,
+    installRoot: installRootOf(process.argv[1]!),
+    plugins: plugins.map((p) => ({ origin: p.file, id: p.id, source: p.source, tools: p.tools })),
+  });
+  return r.ok ? { ok: true, release: () => r.runtime.release() } : r;
 }

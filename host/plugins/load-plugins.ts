@@ -20,6 +20,8 @@ export interface LoadPluginsOptions {
 
 export interface LoadedPlugin {
   readonly file: string;
+  /** The exact source that was loaded and validated (the executor snapshot stores these bytes). */
+  readonly source: string;
   readonly id: string;
   readonly version: string;
   readonly tools: readonly string[];
@@ -62,12 +64,13 @@ export async function loadPlugins(opts: LoadPluginsOptions): Promise<LoadPlugins
   }
   // Every declaration loaded and validated, so isolates and declarations correspond one to one.
   const byFile = new Map(isolates.map((iso) => [iso.file, iso]));
+  const sources = new Map(found.declarations.map((d) => [d.file, d.source]));
   const contributions: Contribution[] = [];
   const plugins: LoadedPlugin[] = [];
   for (const d of result.declarations) {
     const isolate = byFile.get(d.file)!;
     contributions.push(...pluginContributions(d.description, isolate));
-    plugins.push({ file: d.file, id: d.description.id, version: d.description.version, tools: d.description.tools.map((t) => t.spec.name) });
+    plugins.push({ file: d.file, source: sources.get(d.file)!, id: d.description.id, version: d.description.version, tools: d.description.tools.map((t) => t.spec.name) });
   }
   return { ok: true, contributions, isolates, plugins, skipped: found.skipped };
 }

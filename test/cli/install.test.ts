@@ -20,7 +20,7 @@ describe('make install', function () {
       const help = spawnSync(bin, ['--help'], { cwd: prefix.dir, encoding: 'utf8' });
       expect(help.status).to.equal(0);
       expect(help.stdout).to.contain('usage: hpatch-router');
-      const child = spawn(bin, ['--listen', '127.0.0.1:0', '--state-dir', join(prefix.dir, 'state')], { cwd: '/', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: join(prefix.dir, 'config') } });
+      const child = spawn(bin, ['--listen', '127.0.0.1:0', '--state-dir', join(prefix.dir, 'state')], { cwd: '/', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: join(prefix.dir, 'config'), HPATCH_RUNTIME_DIR: join(prefix.dir, 'runtime') } });
       const line = await new Promise<string>((resolve, reject) => {
         child.stdout.once('data', (d: Buffer) => resolve(String(d)));
         child.once('exit', (code) => reject(new Error(`exited ${code}`)));

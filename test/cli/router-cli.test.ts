@@ -11,7 +11,7 @@ import { tempDir } from '../support/temp-dir.ts';
 const emptyConfig = tempDir('cli-config');
 after(() => emptyConfig.cleanup());
 
-function run(args: string[], env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: emptyConfig.dir }) {
+function run(args: string[], env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: emptyConfig.dir, HPATCH_RUNTIME_DIR: join(emptyConfig.dir, 'runtime') }) {
   return spawnSync(process.execPath, ['--no-node-snapshot', ROUTER_DIST, ...args], { encoding: 'utf8', env, timeout: 20_000 });
 }
 

@@ -68,7 +68,14 @@ export async function startRouterProcess(opts: RouterProcessOptions = {}): Promi
   const entry = opts.entry ?? routerEntry();
   if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run \`make build\` first (make test does)`);
   // An empty config dir unless the test gives one: the developer's own plugins must not leak in.
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'hpatch-config-')) };
+  // Also a private runtime base and frontend directory: routers under test never share a lock.
+  const scratch = (label: string): string => fs.mkdtempSync(path.join(os.tmpdir(), `hpatch-${label}-`));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    XDG_CONFIG_HOME: scratch('config'),
+    HPATCH_RUNTIME_DIR: scratch('runtime'),
+    HPATCH_FRONTEND_DIR: scratch('frontends'),
+  };
   for (const [k, v] of Object.entries(opts.env ?? {})) {
     if (v === undefined) delete env[k];
     else env[k] = v;
