@@ -30,7 +30,12 @@ export class Exchange {
         this.controller.abort();
       }
       this.fields.totalMs = performance.now() - this.started;
-      deps.log(formatRequestLog(this.fields));
+      // Observation never changes an answer (REQ-PLUGIN-001 acceptance 10): a failing log sink is ignored.
+      try {
+        deps.log(formatRequestLog(this.fields));
+      } catch {
+        /* the exchange is over; nothing to report it to */
+      }
     });
   }
 
