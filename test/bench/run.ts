@@ -1,9 +1,14 @@
 // `make bench`: every benchmark prints ratios against a baseline measured in the same run.
 import { benchProxyLatency } from './proxy-latency.ts';
 import { benchRewrite } from './rewrite-cost.ts';
+import { benchStartup, benchTranslate } from './plugin-host.ts';
 
 const quick = process.argv.includes('--quick');
 console.log(`# hpatch-router benchmarks — ${new Date().toISOString()}, node ${process.version}\n`);
 console.log(await benchProxyLatency(quick ? 50 : 300));
 console.log('');
 console.log(await benchRewrite(quick ? 50 : 300));
+console.log('');
+console.log(await benchTranslate(quick ? 200 : 2000));
+console.log('');
+console.log(await benchStartup(quick ? 2 : 5));
