@@ -354,12 +354,19 @@ function makeExec(call: object) {
       const optionKeys = ownKeys(options);
       for (let i = 0; i < optionKeys.length; i++) {
         const k = optionKeys[i] as string;
-        if (k !== 'template' && k !== 'params') throw violation(`ctx.exec: unknown option ${jsonStringify(k)} (allowed: template, params)`);
+        if (k !== 'template' && k !== 'params' && k !== 'carrier') throw violation(`ctx.exec: unknown option ${jsonStringify(k)} (allowed: template, params, carrier)`);
       }
       const template = (options as Rec)['template'];
       if (template !== undefined) {
         if (typeof template !== 'string') throw violation(`ctx.exec: options.template must be a string, got ${kindOf(template)}`);
         put(data, 'template', template);
+      }
+      const carrierKind = (options as Rec)['carrier'];
+      if (carrierKind !== undefined) {
+        if (carrierKind !== 'exec_command' && carrierKind !== 'code_mode_exec') {
+          throw violation(`ctx.exec: options.carrier must be "exec_command" or "code_mode_exec", got ${kindOf(carrierKind)}`);
+        }
+        put(data, 'carrier', carrierKind);
       }
       const params = (options as Rec)['params'];
       if (params !== undefined) {
@@ -375,6 +382,7 @@ function makeExec(call: object) {
       argv: freeze(copyStrings(args, 'argv')),
       ...(data['template'] !== undefined ? { template: data['template'] } : {}),
       ...(data['params'] !== undefined ? { params: deepFreeze(toData(data['params'], true, 'params')) } : {}),
+      ...(data['carrier'] !== undefined ? { carrier: data['carrier'] } : {}),
     });
     apply(weakMapSet, brands, [carrier, freeze({ call, data })]);
     return carrier;

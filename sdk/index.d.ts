@@ -34,8 +34,9 @@ export interface ExecWrapper {
    * Runs this tool's executor frontend with `argv` (each value quoted independently, on one line).
    * `template`: a shell command with exactly one `{.}`, replaced by the quoted frontend command.
    * `params`: exec_command parameters besides `cmd` (e.g. workdir, tty, yield_time_ms); `login` may only be false.
+   * `carrier`: one of `ctx.carriers`; omitted = the request's primary carrier. One the request lacks is a routing failure.
    */
-  (argv: readonly string[], options?: { readonly template?: string; readonly params?: Readonly<Record<string, unknown>> }): ExecCarrierRequest;
+  (argv: readonly string[], options?: { readonly template?: string; readonly params?: Readonly<Record<string, unknown>>; readonly carrier?: 'exec_command' | 'code_mode_exec' }): ExecCarrierRequest;
 }
 
 /** Opaque to the plugin: a carrier request produced by the exec wrapper. */
@@ -44,12 +45,13 @@ export interface ExecCarrierRequest {
   readonly argv: readonly string[];
   readonly template?: string;
   readonly params?: Readonly<Record<string, unknown>>;
+  readonly carrier?: 'exec_command' | 'code_mode_exec';
 }
 
 export interface TranslateContext {
   /** The exec wrapper for this tool. */
   readonly exec: ExecWrapper;
-  /** Carriers the current request offers: 'exec_command' (native) and/or 'code_mode_exec'. */
+  /** Carriers the current request offers, its primary first: 'exec_command' (native) and/or 'code_mode_exec'. */
   readonly carriers: readonly ('exec_command' | 'code_mode_exec')[];
   /** The Codex thread id (opaque). */
   readonly threadId: string;

@@ -39,7 +39,7 @@ export const DEFAULT_LIMITS: IsolateLimits = Object.freeze({
 });
 
 export type TranslateAnswer =
-  | { readonly kind: 'exec'; readonly argv: readonly string[]; readonly template?: string; readonly params?: Readonly<Record<string, unknown>> }
+  | { readonly kind: 'exec'; readonly argv: readonly string[]; readonly template?: string; readonly params?: Readonly<Record<string, unknown>>; readonly carrier?: 'exec_command' | 'code_mode_exec' }
   | { readonly kind: 'reject'; readonly message: string };
 
 export interface ExecuteResult {
@@ -437,16 +437,18 @@ function translateAnswer(r: unknown): TranslateAnswer | string {
     return { kind: 'reject', message: truncate(r['message'], MAX_DIAGNOSTIC_CHARS) };
   }
   if (r['kind'] !== 'exec') return 'unknown kind';
-  for (const k of Object.keys(r)) if (k !== 'kind' && k !== 'argv' && k !== 'template' && k !== 'params') return `unknown field ${k}`;
-  const { argv, template, params } = r;
+  for (const k of Object.keys(r)) if (k !== 'kind' && k !== 'argv' && k !== 'template' && k !== 'params' && k !== 'carrier') return `unknown field ${k}`;
+  const { argv, template, params, carrier } = r;
   if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) return 'argv is not an array of strings';
   if (template !== undefined && typeof template !== 'string') return 'template is not a string';
   if (params !== undefined && !isRecord(params)) return 'params is not an object';
+  if (carrier !== undefined && carrier !== 'exec_command' && carrier !== 'code_mode_exec') return 'carrier is not a carrier kind';
   return {
     kind: 'exec',
     argv: Object.freeze([...(argv as string[])]),
     ...(template !== undefined ? { template } : {}),
     ...(params !== undefined ? { params: deepFreeze(params) } : {}),
+    ...(carrier !== undefined ? { carrier: carrier as 'exec_command' | 'code_mode_exec' } : {}),
   };
 }
 

@@ -37,12 +37,14 @@ export function pluginContribution(pluginId: string, tool: DeclaredTool, isolate
         case 'reject':
           return { kind: 'diagnostic', message: answer.message };
         case 'exec': {
-          const { argv, template, params } = answer;
+          const { argv, template, params, carrier } = answer;
           return {
             kind: 'carrier',
             // The exec wrapper validates argv, template and params; anything wrong there is a routing failure.
             request: {
               kind: 'exec',
+              // A carrier the request lacks is refused by the exec wrapper: a routing failure, never a substitute.
+              ...(carrier !== undefined ? { via: carrier } : {}),
               command: { argv: [name, ...argv] },
               ...(template !== undefined ? { template } : {}),
               ...(params !== undefined ? { params } : {}),

@@ -54,9 +54,9 @@ function pluginDir(root: string, n: number): string {
 }
 
 function startupMs(configHome: string, root: string, run: number): Promise<number> {
-  const env = { ...process.env, XDG_CONFIG_HOME: configHome, HPATCH_RUNTIME_DIR: join(root, `rt-${run}`), HPATCH_FRONTEND_DIR: join(root, `fe-${run}`) };
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: configHome, HPATCH_RUNTIME_DIR: join(root, `rt-${run}`), HPATCH_FRONTEND_DIR: join(root, `fe-${run}`) };
   delete env['NODE_EXTRA_CA_CERTS'];
-  mkdirSync(env.HPATCH_FRONTEND_DIR, { recursive: true });
+  mkdirSync(env['HPATCH_FRONTEND_DIR']!, { recursive: true });
   const t0 = performance.now();
   const child = spawn(process.execPath, ['--no-node-snapshot', join(PROJECT_ROOT, 'dist', 'hpatch-router.mjs'), '--listen', '127.0.0.1:0', '--upstream', 'http://127.0.0.1:9/v1', '--state-dir', join(root, `state-${run}`)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {

@@ -1,7 +1,7 @@
 // REQ-PLUGIN-001 acceptance 6, 8 and 10 with a real configured plugin (fixtures/plugins/valid,
 // loaded through the real plugin host) behind the real router and a scripted upstream.
 import { expect } from 'chai';
-import { cpSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { disposeAll, loadPlugins } from '../../host/plugins/load-plugins.ts';
@@ -27,6 +27,11 @@ describe('REQ-PLUGIN-001 translation acceptance (configured plugin, real router)
   before(async () => {
     dirs = tempDir('req-translation');
     cpSync(join(FIXTURES, 'plugins', 'valid', '10-text-echo.mjs'), join(dirs.dir, '10-text-echo.mjs'));
+    // A translator that picks a specific carrier kind instead of the request's primary one.
+    writeFileSync(join(dirs.dir, '20-native-only.mjs'), `export default { apiVersion: 1, id: 'test.native-only', version: '1', tools: [{
+      spec: { type: 'custom', name: 'native_only', description: 'Always runs through exec_command.' }, inputLimit: 100,
+      parse: (i) => ({ ok: true, value: i }), translate: (v, ctx) => ctx.exec([v], { carrier: 'exec_command' }),
+      execute: (ctx) => ({ stdout: ctx.argv.join(' '), status: 0 }) }] };\n`);
     const r = await loadPlugins({ dir: dirs.dir, reservedNames: [] });
     if (!r.ok) throw new Error(JSON.stringify(r.problems));
     plugins = r;
@@ -97,5 +102,22 @@ describe('REQ-PLUGIN-001 translation acceptance (configured plugin, real router)
     await res.body[Symbol.asyncIterator]().next();
     ac.abort();
     expect(await upstream.requests[1]!.settled).to.equal('aborted');
+  });
+
+  it('REQ-PLUGIN-001 acceptance 5: a plugin may choose any compatible carrier the request offers; an unavailable one rejects before anything executes', async () => {
+    await start([
+      { items: [{ type: 'custom_tool_call', name: 'native_only', namespace: 'functions', input: 'v', call_id: 'a5a' }] },
+      { items: [{ type: 'custom_tool_call', name: 'native_only', namespace: 'functions', input: 'v', call_id: 'a5b' }] },
+    ]);
+    // Code Mode owner plus a top-level exec_command: both carriers are available.
+    const mixed = structuredClone(capturedRequest('a-default-modeldefault-gpt62sol-001').body) as Json;
+    mixed['tools'] = [(capturedRequest('a-default-gpt55-001').body as Json)['tools'][0]];
+    const ok = (await post(mixed)).events.find((e) => e['type'] === 'response.output_item.done')!['item'];
+    expect(ok).to.include({ type: 'function_call', name: 'exec_command', call_id: 'a5a' });
+    expect(JSON.parse(ok['arguments'])).to.deep.equal({ cmd: 'native_only v' });
+    // Code Mode only: exec_command is not offered, so the request is a routing failure.
+    const refused = await post(capturedRequest('a-default-modeldefault-gpt62sol-001').body);
+    expect(refused.events.some((e) => e['type'] === 'response.output_item.done')).to.equal(false);
+    expect(refused.events.at(-1)!['response']['error']['message']).to.contain('exec_command is not available');
   });
 });
