@@ -1,9 +1,11 @@
 // Bundles the router CLI into dist/. Native and GopherJS dependencies stay external:
 // they are loaded from node_modules at run time.
 import { build } from 'esbuild';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 
 const external = ['isolated-vm', '@lydell/node-pty', 'mvdan-sh', 'undici', 'rregex', 'ajv'];
+// A clean dist/: stale chunks would be copied into every executor snapshot.
+await rm('dist', { recursive: true, force: true });
 await mkdir('dist', { recursive: true });
 await build({
   entryPoints: { 'hpatch-router': 'host/cli/main.ts' },

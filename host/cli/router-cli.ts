@@ -84,15 +84,21 @@ type ConfiguredPlugins =
 async function loadConfiguredPlugins(builtinNames: readonly string[]): Promise<ConfiguredPlugins> {
   // Imported here, not at the top: passthrough must never load the plugin host.
   const { pluginDirectory } = await import('../plugins/config-dir.ts');
-  const { disposeAll, loadPlugins } = await import('../plugins/load-plugins.ts');
-  const { formatPluginProblem } = await import('../plugins/validate.ts');
+  const { discoverPlugins } = await import('../plugins/discovery.ts');
   let dir: string;
   try {
     dir = pluginDirectory(process.env, process.platform);
   } catch (e) {
     return { ok: false, problems: [`plugin directory: ${e instanceof Error ? e.message : String(e)}`] };
   }
-  const result = await loadPlugins({ dir, reservedNames: builtinNames });
+  const discovered = await discoverPlugins(dir);
+  // No declaration: the isolate host, schema and grammar checkers are never loaded (faster start).
+  if (discovered.ok && discovered.declarations.length === 0) {
+    return { ok: true, contributions: [], loaded: [], summary: `no plugins in ${dir}`, dispose: () => {} };
+  }
+  const { disposeAll, loadPlugins } = await import('../plugins/load-plugins.ts');
+  const { formatPluginProblem } = await import('../plugins/validate.ts');
+  const result = await loadPlugins({ dir, reservedNames: builtinNames, discovered });
   if (!result.ok) return { ok: false, problems: result.problems.map(formatPluginProblem) };
   const n = result.plugins.length;
   const t = result.contributions.length;

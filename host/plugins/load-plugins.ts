@@ -2,7 +2,7 @@
 // loaded into its own isolate, everything is validated together, and any problem disposes every
 // isolate and returns all problems — never a partial registry.
 import type { Contribution } from '../registry/contribution.ts';
-import { discoverPlugins, type SkippedEntry } from './discovery.ts';
+import { discoverPlugins, type SkippedEntry, type DiscoveryResult } from './discovery.ts';
 import { grammarProblems as checkGrammar } from './grammar/index.ts';
 import { PluginIsolate, type IsolateLimits } from './isolate.ts';
 import { pluginContributions } from './plugin-contribution.ts';
@@ -16,6 +16,8 @@ export interface LoadPluginsOptions {
   readonly limits?: Partial<IsolateLimits>;
   /** Defaults to the Lark/regex checker in ./grammar. */
   readonly grammarProblems?: GrammarChecker;
+  /** The directory as the caller already discovered it (not read a second time). */
+  readonly discovered?: DiscoveryResult;
 }
 
 export interface LoadedPlugin {
@@ -40,7 +42,7 @@ export type LoadPluginsResult =
   | { readonly ok: false; readonly problems: readonly PluginProblem[] };
 
 export async function loadPlugins(opts: LoadPluginsOptions): Promise<LoadPluginsResult> {
-  const found = await discoverPlugins(opts.dir);
+  const found = opts.discovered ?? (await discoverPlugins(opts.dir));
   if (!found.ok) return { ok: false, problems: found.problems };
 
   // Loaded concurrently (startup time grows with the plugin count); results stay in discovery order.
