@@ -94,7 +94,7 @@ async function loadConfiguredPlugins(builtinNames: readonly string[]): Promise<C
   const discovered = await discoverPlugins(dir);
   // No declaration: the isolate host, schema and grammar checkers are never loaded (faster start).
   if (discovered.ok && discovered.declarations.length === 0) {
-    return { ok: true, contributions: [], loaded: [], summary: `no plugins in ${dir}`, dispose: () => {} };
+    return { ok: true, contributions: [], loaded: [], summary: `0 plugins with 0 tools loaded from ${dir}`, dispose: () => {} };
   }
   const { disposeAll, loadPlugins } = await import('../plugins/load-plugins.ts');
   const { formatPluginProblem } = await import('../plugins/validate.ts');
