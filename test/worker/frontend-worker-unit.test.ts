@@ -76,7 +76,7 @@ describe('frontend worker (in process)', () => {
     expect(out('stderr')).to.equal('note\n');
   });
 
-  it('acceptance 10: a failure after the executor answered (dispose) does not replace its result', async () => {
+  it('REQ-PLUGIN-001 acceptance 10 (executor side): a failure after the executor answered (dispose) does not replace its result', async () => {
     const status = await run(isolate({ dispose: () => { throw new Error('already disposed'); } }));
     expect(status).to.equal(5);
     expect(out('stdout')).to.equal('in:payload');

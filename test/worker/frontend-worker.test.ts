@@ -82,7 +82,7 @@ describe('frontend worker (end to end, built bundle)', function () {
     expect(r.stderr).to.match(pattern);
   };
 
-  it('acceptance 7: runs the tool through frontend → snapshot wrapper → hpatch-router with argv, stdin and cwd unchanged', () => {
+  it('REQ-PLUGIN-001 acceptance 7: runs the tool through frontend → snapshot wrapper → hpatch-router with argv, stdin and cwd unchanged', () => {
     const argv = ['src/a.go', 'two words', '', "it's", '--flag', 'line1\nline2'];
     const r = run(join(area.bin, 'upcase'), argv, 'héllo\nworld\n');
     expect(r.stderr.split('\n')[0], r.stderr).to.equal(JSON.stringify({ argv, cwd: area.root, again: 'héllo\nworld\n'.length }));
@@ -90,7 +90,7 @@ describe('frontend worker (end to end, built bundle)', function () {
     expect(r.status).to.equal(3);
   });
 
-  it('acceptance 11: one execution, one result (stdout, stderr, status exactly once)', () => {
+  it('REQ-PLUGIN-001 acceptance 11: one execution, one result (stdout, stderr, status exactly once)', () => {
     const r = run(join(area.bin, 'upcase'), ['x'], 'abc');
     expect(r.stdout).to.equal('ABC');
     expect(r.stderr.trim().split('\n')).to.have.length(1);
