@@ -1,6 +1,24 @@
-// Entry point of the hpatch-router executable: dispatches to the router (default) or a subcommand.
-import { runRouterCli } from './router-cli.ts';
+// Entry point of the hpatch-router executable. Subcommands are imported lazily so that each role
+// loads only what it needs (the interpreter must not pay for undici, the router for mvdan-sh).
+import { invokedName, takeInvokedAs } from '../runtime/invocation.ts';
 
 const argv = process.argv.slice(2);
-const exitCode = await runRouterCli(argv);
+// The launcher exports HPATCH_INVOKED_AS="$0"; taken out of the environment here so no child inherits it.
+const invokedAs = takeInvokedAs(process.env);
+
+async function main(): Promise<number | undefined> {
+  // Launched through a configured tool's frontend symlink: dispatch by argv[0] (doc/executor.md).
+  if (invokedAs !== undefined && invokedName(invokedAs) !== 'hpatch-router') {
+    const { runFrontendWorker } = await import('../worker/frontend-worker.ts');
+    return runFrontendWorker({ invokedAs, argv });
+  }
+  if (argv[0] === 'interp') {
+    const { runInterpCli } = await import('../interp/cli.ts');
+    return runInterpCli(argv.slice(1));
+  }
+  const { runRouterCli } = await import('./router-cli.ts');
+  return runRouterCli(argv);
+}
+
+const exitCode = await main();
 if (exitCode !== undefined) process.exitCode = exitCode;

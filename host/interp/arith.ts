@@ -1,0 +1,344 @@
+// Shell arithmetic with 64-bit two's-complement wrap-around (BigInt). Two front ends: the
+// mvdan-sh ArithmExpr AST (evalArith) and a parser for arithmetic text found in variable
+// values or `let` strings (evalArithString). Both share the evaluator over ANode.
+import { Tok, type ArithmExpr, type Word } from './ast.ts';
+
+export class ArithError extends Error {
+  /** Source offset of the operator that failed (for bash's "error token is"). */
+  tokenPos: number | undefined;
+  token: string | undefined;
+  constructor(message: string, public expr = '') { super(message); }
+}
+
+export interface ArithHost {
+  /** Value of a variable (or array element) as text; undefined when unset. */
+  get(name: string, index: string | undefined): string | undefined;
+  set(name: string, index: string | undefined, v: bigint): void;
+  isAssoc(name: string): boolean;
+  nounset(name: string): void;
+  expandWord(w: Word): Promise<string>;
+  /** Source text of an index expression node (for assoc subscripts). */
+  nodeText?(n: ArithmExpr): Promise<string>;
+}
+
+const wrap = (v: bigint): bigint => BigInt.asIntN(64, v);
+
+type ANode =
+  | { k: 'num'; v: bigint }
+  | { k: 'var'; name: string; index?: ANode | string }
+  | { k: 'un'; op: string; x: ANode }
+  | { k: 'inc'; op: '++' | '--'; post: boolean; x: ANode }
+  | { k: 'bin'; op: string; x: ANode; y: ANode; opPos?: number }
+  | { k: 'asg'; op: string; x: ANode; y: ANode }
+  | { k: 'cond'; c: ANode; t: ANode; f: ANode };
+
+// ---- text parser ------------------------------------------------------------------------
+const binPrec: Record<string, number> = {
+  ',': 1, '||': 4, '&&': 5, '|': 6, '^': 7, '&': 8, '==': 9, '!=': 9, '<': 10, '>': 10, '<=': 10, '>=': 10,
+  '<<': 11, '>>': 11, '+': 12, '-': 12, '*': 13, '/': 13, '%': 13, '**': 14,
+};
+const assignOps = ['=', '+=', '-=', '*=', '/=', '%=', '<<=', '>>=', '&=', '^=', '|='];
+const ops3 = ['<<=', '>>='];
+const ops2 = ['**', '++', '--', '<<', '>>', '<=', '>=', '==', '!=', '&&', '||', '+=', '-=', '*=', '/=', '%=', '&=', '^=', '|='];
+
+class TextParser {
+  i = 0;
+  constructor(readonly s: string) {}
+  ws(): void { while (this.i < this.s.length && ' \t\n\r'.includes(this.s[this.i]!)) this.i++; }
+  peekOp(): string | undefined {
+    this.ws();
+    const s = this.s, i = this.i;
+    for (const o of ops3) if (s.startsWith(o, i)) return o;
+    for (const o of ops2) if (s.startsWith(o, i)) return o;
+    const c = s[i];
+    if (c && '+-*/%<>&|^!~=?:,()[]'.includes(c)) return c;
+    return undefined;
+  }
+  err(msg = 'syntax error: operand expected'): never {
+    const rest = this.s.slice(this.i).trim();
+    throw new ArithError(`${msg} (error token is "${rest}")`, this.s);
+  }
+  parseExpr(): ANode { return this.comma(); }
+  comma(): ANode {
+    let x = this.assign();
+    while (this.peekOp() === ',') { this.i++; const y = this.assign(); x = { k: 'bin', op: ',', x, y }; }
+    return x;
+  }
+  assign(): ANode {
+    const save = this.i;
+    const x = this.ternary();
+    const op = this.peekOp();
+    if (op && assignOps.includes(op)) {
+      if (x.k !== 'var') { this.i = save; this.err('attempted assignment to non-variable'); }
+      this.i += op.length;
+      const y = this.assign();
+      return { k: 'asg', op, x, y };
+    }
+    return x;
+  }
+  ternary(): ANode {
+    const c = this.binary(4);
+    if (this.peekOp() === '?') {
+      this.i++;
+      const t = this.assign();
+      if (this.peekOp() !== ':') this.err("syntax error: expected `:'");
+      this.i++;
+      const f = this.assign();
+      return { k: 'cond', c, t, f };
+    }
+    return c;
+  }
+  binary(minPrec: number): ANode {
+    let x = this.unary();
+    for (;;) {
+      const op = this.peekOp();
+      if (!op) break;
+      const p = binPrec[op];
+      if (p === undefined || p < minPrec || op === ',') break;
+      this.i += op.length;
+      const y = op === '**' ? this.binary(p) : this.binary(p + 1);
+      x = { k: 'bin', op, x, y };
+    }
+    return x;
+  }
+  unary(): ANode {
+    const op = this.peekOp();
+    if (op === '++' || op === '--') { this.i += 2; const x = this.unary(); return { k: 'inc', op, post: false, x }; }
+    if (op === '+' || op === '-' || op === '!' || op === '~') { this.i++; return { k: 'un', op, x: this.unary() }; }
+    return this.postfix();
+  }
+  postfix(): ANode {
+    const x = this.primary();
+    const op = this.peekOp();
+    if ((op === '++' || op === '--') && x.k === 'var') { this.i += 2; return { k: 'inc', op, post: true, x }; }
+    return x;
+  }
+  primary(): ANode {
+    this.ws();
+    const s = this.s;
+    if (this.i >= s.length) this.err();
+    const c = s[this.i]!;
+    if (c === '(') {
+      this.i++;
+      const x = this.comma();
+      if (this.peekOp() !== ')') this.err("syntax error: missing `)'");
+      this.i++;
+      return x;
+    }
+    const m = /^[0-9][0-9a-zA-Z@_#]*/.exec(s.slice(this.i));
+    if (m) { this.i += m[0].length; return { k: 'num', v: parseNumber(m[0]) }; }
+    const n = /^[a-zA-Z_][a-zA-Z0-9_]*/.exec(s.slice(this.i));
+    if (n) {
+      this.i += n[0].length;
+      if (s[this.i] === '[') {
+        let depth = 0, j = this.i;
+        for (; j < s.length; j++) { if (s[j] === '[') depth++; else if (s[j] === ']' && --depth === 0) break; }
+        const idx = s.slice(this.i + 1, j);
+        this.i = j + 1;
+        return { k: 'var', name: n[0], index: idx };
+      }
+      return { k: 'var', name: n[0] };
+    }
+    this.err();
+  }
+}
+
+export function parseNumber(t: string): bigint {
+  const s = t;
+  let base = 10, digits = s;
+  const h = s.indexOf('#');
+  if (h >= 0) {
+    base = Number(s.slice(0, h));
+    digits = s.slice(h + 1);
+    if (!(base >= 2 && base <= 64) || !/^[0-9]+$/.test(s.slice(0, h))) throw new ArithError(`invalid arithmetic base (error token is "${t}")`, t);
+    if (digits === '') throw new ArithError(`invalid integer constant (error token is "${t}")`, t);
+  } else if (/^0[xX]/.test(s)) { base = 16; digits = s.slice(2); if (digits === '') throw new ArithError(`invalid integer constant (error token is "${t}")`, t); }
+  else if (s.length > 1 && s[0] === '0') { base = 8; digits = s.slice(1); }
+  let v = 0n;
+  const B = BigInt(base);
+  for (const ch of digits) {
+    let d: number;
+    const c = ch.charCodeAt(0);
+    if (c >= 48 && c <= 57) d = c - 48;
+    else if (c >= 97 && c <= 122) d = c - 97 + 10;
+    else if (c >= 65 && c <= 90) d = base <= 36 ? c - 65 + 10 : c - 65 + 36;
+    else if (ch === '@') d = 62;
+    else if (ch === '_') d = 63;
+    else throw new ArithError(`value too great for base (error token is "${t}")`, t);
+    if (d >= base) throw new ArithError(`value too great for base (error token is "${t}")`, t);
+    v = wrap(v * B + BigInt(d));
+  }
+  return v;
+}
+
+export class Arith {
+  depth = 0;
+  constructor(readonly host: ArithHost) {}
+
+  /** Evaluates arithmetic text (variable values, `let` arguments, array subscripts). */
+  evalString(s: string): bigint {
+    if (s.trim() === '') return 0n;
+    const p = new TextParser(s);
+    const n = p.parseExpr();
+    p.ws();
+    if (p.i < s.length) p.err('syntax error in expression');
+    return this.evalNode(n);
+  }
+
+  private varValue(name: string, index: ANode | string | undefined): bigint {
+    const idx = index === undefined ? undefined : this.indexText(name, index);
+    const v = this.host.get(name, idx);
+    if (v === undefined) { this.host.nounset(name); return 0n; }
+    if (this.depth > 100) throw new ArithError('expression recursion level exceeded');
+    const t = v.trim();
+    if (/^-?[0-9]+$/.test(t) && t.length < 19) return BigInt(t);
+    this.depth++;
+    try { return this.evalString(v); } finally { this.depth--; }
+  }
+
+  private indexText(name: string, index: ANode | string): string {
+    if (this.host.isAssoc(name)) return typeof index === 'string' ? index : String(this.evalNode(index));
+    return String(typeof index === 'string' ? this.evalString(index) : this.evalNode(index));
+  }
+
+  evalNode(n: ANode): bigint {
+    switch (n.k) {
+      case 'num': return n.v;
+      case 'var': return this.varValue(n.name, n.index);
+      case 'un': {
+        const x = this.evalNode(n.x);
+        if (n.op === '-') return wrap(-x);
+        if (n.op === '+') return x;
+        if (n.op === '!') return x === 0n ? 1n : 0n;
+        return wrap(~x);
+      }
+      case 'inc': {
+        const t = n.x;
+        if (t.k !== 'var') throw new ArithError('syntax error: operand expected');
+        const old = this.varValue(t.name, t.index);
+        const nv = wrap(n.op === '++' ? old + 1n : old - 1n);
+        this.host.set(t.name, t.index === undefined ? undefined : this.indexText(t.name, t.index), nv);
+        return n.post ? old : nv;
+      }
+      case 'cond': return this.evalNode(n.c) !== 0n ? this.evalNode(n.t) : this.evalNode(n.f);
+      case 'asg': {
+        const t = n.x;
+        if (t.k !== 'var') throw new ArithError('attempted assignment to non-variable');
+        const idx = t.index === undefined ? undefined : this.indexText(t.name, t.index);
+        const y = this.evalNode(n.y);
+        let v = y;
+        if (n.op !== '=') v = binop(n.op.slice(0, -1), this.varValue(t.name, t.index), y);
+        this.host.set(t.name, idx, v);
+        return v;
+      }
+      case 'bin': {
+        if (n.op === '&&') return this.evalNode(n.x) !== 0n && this.evalNode(n.y) !== 0n ? 1n : 0n;
+        if (n.op === '||') return this.evalNode(n.x) !== 0n || this.evalNode(n.y) !== 0n ? 1n : 0n;
+        if (n.op === ',') { this.evalNode(n.x); return this.evalNode(n.y); }
+        const x = this.evalNode(n.x), y = this.evalNode(n.y);
+        try { return binop(n.op, x, y); } catch (e) {
+          if (e instanceof ArithError && n.opPos !== undefined && e.tokenPos === undefined) e.tokenPos = n.opPos + n.op.length;
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** Converts the mvdan-sh AST to ANode, expanding words (may run command substitutions). */
+  async fromAst(e: ArithmExpr): Promise<ANode> {
+    switch (e.type) {
+      case 'ParenArithm': return this.fromAst(e.X);
+      case 'UnaryArithm': {
+        const x = await this.fromAst(e.X);
+        if (e.Op === Tok.addAdd || e.Op === Tok.subSub) return { k: 'inc', op: e.Op === Tok.addAdd ? '++' : '--', post: e.Post, x };
+        const op = e.Op === Tok.exclMark ? '!' : e.Op === Tok.tilde ? '~' : e.Op === Tok.minus ? '-' : '+';
+        return { k: 'un', op, x };
+      }
+      case 'BinaryArithm': {
+        const op = binOpName(e.Op);
+        if (op === '?') {
+          const c = await this.fromAst(e.X);
+          const y = e.Y;
+          if (y.type !== 'BinaryArithm' || y.Op !== Tok.colon) throw new ArithError('syntax error');
+          return { k: 'cond', c, t: await this.fromAst(y.X), f: await this.fromAst(y.Y) };
+        }
+        const x = await this.fromAst(e.X);
+        const yv = await this.fromAst(e.Y);
+        if (assignOps.includes(op)) return { k: 'asg', op, x, y: yv };
+        return { k: 'bin', op, x, y: yv, opPos: e.OpPos };
+      }
+      case 'Word': {
+        const parts = e.Parts;
+        if (parts.length === 1) {
+          const p = parts[0]!;
+          if (p.type === 'Lit' && /^[a-zA-Z_][a-zA-Z0-9_]*$/.test(p.Value)) return { k: 'var', name: p.Value };
+          if (p.type === 'ParamExp' && p.Short && p.Index && !p.Exp && !p.Slice && !p.Repl && !p.Length && !p.Excl) {
+            const name = p.Param.Value;
+            if (this.host.isAssoc(name)) {
+              const t = p.Index.type === 'Word' ? await this.host.expandWord(p.Index) : String(await this.evalAst(p.Index));
+              return { k: 'var', name, index: t };
+            }
+            return { k: 'var', name, index: { k: 'num', v: await this.evalAst(p.Index) } };
+          }
+        }
+        const s = await this.host.expandWord(e);
+        const t = s.trim();
+        if (/^[0-9]+$/.test(t) && t.length < 19 && !(t.length > 1 && t[0] === '0')) return { k: 'num', v: BigInt(t) };
+        const p = new TextParser(s);
+        const n = p.parseExpr();
+        p.ws();
+        if (p.i < s.length) p.err('syntax error in expression');
+        return n;
+      }
+    }
+  }
+
+  async evalAst(e: ArithmExpr): Promise<bigint> {
+    return this.evalNode(await this.fromAst(e));
+  }
+}
+
+function binOpName(op: number): string {
+  switch (op) {
+    case Tok.plus: return '+'; case Tok.minus: return '-'; case Tok.star: return '*'; case Tok.slash: return '/';
+    case Tok.perc: return '%'; case Tok.power: return '**'; case Tok.equal: return '=='; case Tok.rdrOut: return '>';
+    case Tok.rdrIn: return '<'; case Tok.nequal: return '!='; case Tok.lequal: return '<='; case Tok.gequal: return '>=';
+    case Tok.and: return '&'; case Tok.or: return '|'; case Tok.caret: return '^'; case Tok.appOut: return '>>';
+    case Tok.hdoc: return '<<'; case Tok.andAnd: return '&&'; case Tok.orOr: return '||'; case Tok.comma: return ',';
+    case Tok.quest: return '?'; case Tok.colon: return ':'; case Tok.assgn: return '=';
+    case Tok.addAssgn: return '+='; case Tok.subAssgn: return '-='; case Tok.mulAssgn: return '*='; case Tok.quoAssgn: return '/=';
+    case Tok.remAssgn: return '%='; case Tok.andAssgn: return '&='; case Tok.orAssgn: return '|='; case Tok.xorAssgn: return '^=';
+    case Tok.shlAssgn: return '<<='; case Tok.shrAssgn: return '>>=';
+  }
+  throw new ArithError('unknown arithmetic operator');
+}
+
+export function binop(op: string, x: bigint, y: bigint): bigint {
+  switch (op) {
+    case '+': return wrap(x + y);
+    case '-': return wrap(x - y);
+    case '*': return wrap(x * y);
+    case '/': case '%':
+      if (y === 0n) throw new ArithError('division by 0');
+      if (x === -(2n ** 63n) && y === -1n) return op === '/' ? x : 0n;
+      return op === '/' ? wrap(x / y) : wrap(x % y);
+    case '**': {
+      if (y < 0n) throw new ArithError('exponent less than 0');
+      let r = 1n, b = x, e = y;
+      while (e > 0n) { if (e & 1n) r = wrap(r * b); b = wrap(b * b); e >>= 1n; }
+      return r;
+    }
+    case '<<': return wrap(x << (y & 63n));
+    case '>>': return wrap(x >> (y & 63n));
+    case '&': return x & y;
+    case '|': return x | y;
+    case '^': return x ^ y;
+    case '==': return x === y ? 1n : 0n;
+    case '!=': return x !== y ? 1n : 0n;
+    case '<': return x < y ? 1n : 0n;
+    case '>': return x > y ? 1n : 0n;
+    case '<=': return x <= y ? 1n : 0n;
+    case '>=': return x >= y ? 1n : 0n;
+  }
+  throw new ArithError(`syntax error: invalid arithmetic operator`);
+}

@@ -1,0 +1,8 @@
+// CommonJS-friendly entry (no top-level await) for the esbuild bundle built by
+// scripts/build-interp.mjs: `node dist/interp-launch.cjs [interp args]`.
+import { runInterpCli } from './cli.ts';
+
+runInterpCli(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => { process.stderr.write(`interp: ${(e as Error)?.stack ?? String(e)}\n`); process.exit(70); },
+);

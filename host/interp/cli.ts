@@ -1,0 +1,236 @@
+// `hpatch-router interp [--posix] [-e -u -x -o opt ...] (-c SCRIPT [NAME [ARG...]] | FILE [ARG...])`
+// stdio inherited, exit status the script's. Parse errors (and Bash-only syntax under
+// --posix) are reported as `name: line:col: message` with status 2 before anything runs.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { isatty } from 'node:tty';
+import { parse, ParseError } from './parser.ts';
+import { Shell, toBytes, fromBytes, optionLetters, type Options } from './runner.ts';
+import { inheritedFd, pendingBlockingOps } from './io.ts';
+import type { File } from './ast.ts';
+import { setUtf8Locale } from './expand.ts';
+
+export interface RunOptions {
+  posix?: boolean;
+  /** $0 and the error-message prefix. */
+  name?: string;
+  params?: string[];
+  /** Shell fds: defaults to the process's 0, 1, 2. */
+  fds?: Record<number, number>;
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  opts?: Partial<Options>;
+  /** Give each external command its own process group (default: when no std fd is a TTY). */
+  procGroups?: boolean;
+  /** The script came from -c (affects error-message names inside functions, like bash). */
+  cMode?: boolean;
+}
+
+/** Builds a shell with the process-like initial state. */
+export function newShell(o: RunOptions = {}): Shell {
+  const sh = new Shell();
+  sh.opts.posix = !!o.posix;
+  if (o.opts) Object.assign(sh.opts, o.opts);
+  const env = o.env ?? process.env;
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined || !/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(k)) continue;
+    sh.scopes[0]!.set(toBytes(k), { str: toBytes(v), exported: true });
+  }
+  sh.cwd = toBytes(o.cwd ?? process.cwd());
+  const pwd = sh.getVar('PWD');
+  if (!pwd || path.resolve(pwd) !== sh.cwd) sh.setVar('PWD', sh.cwd);
+  const g = sh.scopes[0]!;
+  g.set('PWD', { ...(g.get('PWD') ?? {}), str: sh.cwd, exported: true });
+  if (!g.has('IFS')) g.set('IFS', { str: ' \t\n' });
+  if (!g.has('PS4')) g.set('PS4', { str: '+ ' });
+  if (!g.has('OPTIND')) g.set('OPTIND', { str: '1' });
+  if (!g.has('PATH')) g.set('PATH', { str: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' });
+  g.set('BASH_VERSION', { str: '5.2.15(1)-release' });
+  g.set('BASH_VERSINFO', { arr: new Map([[0, '5'], [1, '2'], [2, '15'], [3, '1'], [4, 'release'], [5, 'x86_64-pc-linux-gnu']]), readonly: true });
+  g.set('PPID', { str: String(process.ppid), readonly: true });
+  g.set('UID', { str: String(process.getuid?.() ?? 0), readonly: true });
+  g.set('EUID', { str: String(process.geteuid?.() ?? 0), readonly: true });
+  g.set('SHLVL', { str: String((Number(env['SHLVL']) || 0) + 1), exported: true });
+  g.set('HOSTNAME', { str: toBytes(os_hostname()) });
+  g.set('OSTYPE', { str: 'linux-gnu' });
+  g.set('HOSTTYPE', { str: 'x86_64' });
+  g.set('MACHTYPE', { str: 'x86_64-pc-linux-gnu' });
+  g.set('OPTERR', { str: '1' });
+  g.set('BASH', { str: fs.existsSync('/usr/bin/bash') ? '/usr/bin/bash' : '/bin/bash' });
+  g.set('PIPESTATUS', { arr: new Map([[0, '0']]) });
+  const loc = env['LC_ALL'] || env['LC_CTYPE'] || env['LANG'] || '';
+  setUtf8Locale(/utf-?8/i.test(loc));
+  const fds = o.fds ?? { 0: 0, 1: 1, 2: 2 };
+  for (const [n, fd] of Object.entries(fds)) sh.fds.set(Number(n), inheritedFd(fd));
+  sh.arg0 = o.name ?? 'bash';
+  sh.errName = sh.arg0;
+  sh.params = o.params ?? [];
+  sh.procGroups = o.procGroups ?? !(safeTty(0) || safeTty(1) || safeTty(2));
+  return sh;
+}
+
+function os_hostname(): string { try { return fs.readFileSync('/proc/sys/kernel/hostname', 'utf8').trim(); } catch { return 'localhost'; } }
+function safeTty(fd: number): boolean { try { return isatty(fd); } catch { return false; } }
+
+export interface ScriptResult { status: number }
+
+/** Parses and runs a script in-process. `src` is the script as bytes. */
+export async function runScript(src: Buffer, o: RunOptions = {}): Promise<number> {
+  const name = o.name ?? 'bash';
+  let file: File;
+  try {
+    file = parse(src.toString('utf8'), !!o.posix);
+  } catch (e) {
+    if (e instanceof ParseError) {
+      const errFd = o.fds?.[2] ?? 2;
+      try { fs.writeSync(errFd, `${name}: ${e.line}:${e.col}: ${e.text}\n`); } catch { /* ignore */ }
+      return 2;
+    }
+    throw e;
+  }
+  const sh = newShell(o);
+  sh.cMode = o.cMode ?? true;
+  sh.setSource(src.toString('latin1'), name);
+  return sh.runFile(file);
+}
+
+function usage(): number {
+  process.stderr.write('usage: hpatch-router interp [--posix] [-euxo opt] -c SCRIPT [NAME [ARG...]] | FILE [ARG...]\n');
+  return 2;
+}
+
+export async function runInterpCli(argv: readonly string[]): Promise<number> {
+  let posix = false;
+  let script: Buffer | undefined;
+  let name = 'bash';
+  const opts: Partial<Options> = {};
+  let i = 0;
+  let cmdMode = false;
+  for (; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--posix') { posix = true; continue; }
+    if (a === '--') { i++; break; }
+    if (a === '-c') { cmdMode = true; continue; }
+    if (a === '-o' || a === '+o') {
+      const o = argv[++i];
+      if (o === undefined) return usage();
+      if (['errexit', 'nounset', 'xtrace', 'pipefail', 'noglob', 'noexec', 'noclobber', 'allexport', 'verbose'].includes(o)) (opts as Record<string, boolean>)[o] = a[0] === '-';
+      else if (o === 'posix') posix = a[0] === '-';
+      else { process.stderr.write(`interp: ${o}: invalid option name\n`); return 2; }
+      continue;
+    }
+    if (/^[-+][a-zA-Z]+$/.test(a)) {
+      let ok = true;
+      for (const c of a.slice(1)) {
+        if (c === 'c') { cmdMode = true; continue; }
+        const o = optionLetters[c];
+        if (o) (opts as Record<string, boolean>)[o] = a[0] === '-'; else ok = false;
+      }
+      if (!ok) { process.stderr.write(`interp: ${a}: invalid option\n`); return usage(); }
+      continue;
+    }
+    break;
+  }
+  const rest = argv.slice(i);
+  if (cmdMode) {
+    if (rest.length === 0) { process.stderr.write('interp: -c: option requires an argument\n'); return 2; }
+    script = Buffer.from(rest[0]!, 'utf8');
+    name = rest[1] ?? (posix ? 'sh' : 'bash');
+    return run(script, name, rest.slice(2).map(toBytes), posix, opts, true);
+  }
+  if (rest.length === 0) {
+    // script from stdin
+    const chunks: Buffer[] = [];
+    const buf = Buffer.alloc(65536);
+    for (;;) {
+      let n = 0;
+      try { n = fs.readSync(0, buf, 0, buf.length, null); } catch (e: any) { if (e.code === 'EAGAIN') { await new Promise((r) => setTimeout(r, 5)); continue; } if (e.code === 'EOF') break; throw e; }
+      if (n === 0) break;
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+    }
+    return run(Buffer.concat(chunks), posix ? 'sh' : 'bash', [], posix, opts);
+  }
+  const file = rest[0]!;
+  try {
+    script = fs.readFileSync(file);
+  } catch (e: any) {
+    process.stderr.write(`${posix ? 'sh' : 'bash'}: ${file}: ${e.code === 'ENOENT' ? 'No such file or directory' : e.message}\n`);
+    return 127;
+  }
+  return run(script, file, rest.slice(1).map(toBytes), posix, opts);
+}
+
+async function run(script: Buffer, name: string, params: string[], posix: boolean, opts: Partial<Options>, cMode = false): Promise<number> {
+  const o: RunOptions = { posix, name: toBytes(name), params, opts };
+  let file: File;
+  try {
+    file = parse(script.toString('utf8'), posix);
+  } catch (e) {
+    if (e instanceof ParseError) {
+      process.stderr.write(`${name}: ${e.line}:${e.col}: ${e.text}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  const sh = newShell(o);
+  sh.cMode = cMode;
+  sh.setSource(script.toString('latin1'), name);
+  installSignalHandlers(sh);
+  const st = await sh.runFile(file);
+  if (sh.cancel.signal.aborted) {
+    // bounded grace period, then make sure no descendant keeps running
+    await new Promise((r) => setTimeout(r, 100));
+    killChildren(sh, 'SIGKILL');
+    if (pendingBlockingOps() > 0) await new Promise(() => undefined); // the signal handler re-raises
+    return sh.cancelStatus.value;
+  }
+  killGroupsQuietly(sh);
+  return st;
+}
+
+const SIGS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const SIGNUM: Record<string, number> = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 };
+
+/**
+ * Cancellation (SIGINT/SIGTERM/SIGHUP): stop the script, signal every external process
+ * group it created (so descendants that keep the shell's streams open die too), escalate
+ * to SIGKILL after a bounded wait, and exit 128+n. On a PTY (no own groups) the direct
+ * children are signalled and the wait on the inherited pipes is bounded the same way.
+ */
+function installSignalHandlers(sh: Shell): void {
+  for (const sig of SIGS) {
+    process.on(sig, () => {
+      const trap = sh.traps.get(sig.slice(3));
+      if (trap !== undefined && trap !== '') {
+        void sh.evalString(trap, 'trap');
+        return;
+      }
+      if (trap === '') return;
+      const status = 128 + SIGNUM[sig]!;
+      sh.cancelStatus.value = status;
+      sh.cancel.abort();
+      killChildren(sh, sig);
+      // a builtin blocked reading a socket in a libuv thread would make process.exit() hang
+      // (libuv joins its threads at exit): then die by the signal itself, like a shell does
+      const reraise = (): void => { process.removeAllListeners(sig); process.kill(process.pid, sig); };
+      setTimeout(() => { killChildren(sh, 'SIGKILL'); if (pendingBlockingOps() > 0) reraise(); }, 300).unref();
+      setTimeout(reraise, 1500).unref();
+    });
+  }
+}
+
+export function killChildren(sh: Shell, sig: NodeJS.Signals): void {
+  for (const pgid of sh.groups) {
+    try { process.kill(-pgid, sig); } catch { sh.groups.delete(pgid); }
+  }
+  for (const pid of sh.children) {
+    try { process.kill(pid, sig); } catch { /* gone */ }
+  }
+}
+
+function killGroupsQuietly(sh: Shell): void {
+  // groups whose leader exited normally are left alone (like bash); just forget them
+  sh.groups.clear();
+}
+
+export { fromBytes };

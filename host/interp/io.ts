@@ -1,0 +1,231 @@
+// File descriptors of the interpreter. Every shell fd maps to a real OS fd (refcounted
+// OsFd). Pipes are real kernel FIFOs (mkfifo'd in a private temp dir, opened and unlinked),
+// so external stages get plain pipe fds; in-process readers and writers use extra
+// O_NONBLOCK descriptors of the same pipe and yield to the event loop on EAGAIN, so an
+// in-process stage never blocks the event loop or a libuv thread.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+export class SigPipe extends Error { readonly sigpipe = true; constructor() { super('SIGPIPE'); } }
+export function isSigPipe(e: unknown): boolean { return e instanceof SigPipe || (typeof e === 'object' && e !== null && (e as { sigpipe?: unknown }).sigpipe === true); }
+
+export class OsFd {
+  refs = 0;
+  /** A blocking fd (socket, pipe without a twin) that in-process IO must not block the loop on. */
+  mayBlock = false;
+  /** `nb` is a non-blocking twin used for in-process IO on pipes (same open file). */
+  constructor(readonly fd: number, readonly nb: number | undefined, readonly owned: boolean, readonly label = '') {}
+  retain(): this { this.refs++; return this; }
+  closed = false;
+  release(): void {
+    if (--this.refs > 0 || !this.owned || this.closed) return;
+    if (process.env['HPATCH_INTERP_DEBUG_FD'] && this.refs < 0) console.error('fd over-release', this.label, this.fd, new Error().stack);
+    this.closed = true;
+    try { fs.closeSync(this.fd); } catch { /* ignore */ }
+    if (this.nb !== undefined) try { fs.closeSync(this.nb); } catch { /* ignore */ }
+  }
+}
+
+export class FdTable {
+  readonly map = new Map<number, OsFd>();
+  get(n: number): OsFd | undefined { return this.map.get(n); }
+  set(n: number, f: OsFd | undefined): void {
+    const old = this.map.get(n);
+    if (f) { f.retain(); this.map.set(n, f); } else this.map.delete(n);
+    if (old) old.release();
+  }
+  clone(): FdTable {
+    const t = new FdTable();
+    for (const [n, f] of this.map) { f.retain(); t.map.set(n, f); }
+    return t;
+  }
+  releaseAll(): void {
+    for (const f of this.map.values()) f.release();
+    this.map.clear();
+  }
+  maxFd(): number { let m = -1; for (const n of this.map.keys()) if (n > m) m = n; return m; }
+}
+
+const stdCache = new Map<number, OsFd>();
+/**
+ * OsFd for an fd the interpreter inherited (never closed by us). When it is a pipe or a
+ * terminal, a non-blocking twin is opened through /proc/self/fd (a separate open file
+ * description of the same pipe/tty, so children still get the original blocking fd): reads
+ * and writes by builtins then never block the event loop, and cancellation signals stay
+ * deliverable while a builtin waits for input.
+ */
+export function inheritedFd(n: number): OsFd {
+  let f = stdCache.get(n);
+  if (!f) {
+    const twin = nonBlockingTwin(n);
+    f = new OsFd(n, twin, false, 'inherited');
+    if (twin === undefined) {
+      try { const st = fs.fstatSync(n); f.mayBlock = !st.isFile() && !(st.isCharacterDevice() && st.rdev === fs.statSync('/dev/null').rdev); } catch { /* closed */ }
+    }
+    stdCache.set(n, f);
+  }
+  return f;
+}
+
+function nonBlockingTwin(n: number): number | undefined {
+  try {
+    const st = fs.fstatSync(n);
+    if (!st.isFIFO() && !st.isCharacterDevice()) return undefined;
+    if (st.isCharacterDevice() && st.rdev === fs.statSync('/dev/null').rdev) return undefined;
+    const info = fs.readFileSync(`/proc/self/fdinfo/${n}`, 'latin1');
+    const m = /^flags:\s*([0-7]+)/m.exec(info);
+    if (!m) return undefined;
+    const acc = parseInt(m[1]!, 8) & 3;
+    const C = fs.constants;
+    const mode = acc === 0 ? C.O_RDONLY : acc === 1 ? C.O_WRONLY : undefined;
+    if (mode === undefined) return undefined; // O_RDWR: keep the blocking fd (FIFO semantics)
+    return fs.openSync(`/proc/self/fd/${n}`, mode | C.O_NONBLOCK | C.O_NOCTTY);
+  } catch {
+    return undefined;
+  }
+}
+
+export function openFile(p: Buffer | string, flags: number, mode = 0o666): OsFd {
+  const fd = fs.openSync(p, flags, mode);
+  let nb: number | undefined;
+  try {
+    const st = fs.fstatSync(fd);
+    // a FIFO may be fed or drained by an in-process command: use a non-blocking twin
+    if (st.isFIFO()) nb = fs.openSync(p, (flags & ~(fs.constants.O_CREAT | fs.constants.O_TRUNC)) | fs.constants.O_NONBLOCK);
+  } catch { /* keep blocking */ }
+  return new OsFd(fd, nb, true, 'file');
+}
+
+// ---- FIFO pool -------------------------------------------------------------------------
+let fifoDir: string | undefined;
+let fifoNames: string[] = [];
+let fifoSeq = 0;
+let mkfifoBin: string | undefined;
+
+function findMkfifo(): string {
+  if (mkfifoBin) return mkfifoBin;
+  for (const c of ['/usr/bin/mkfifo', '/bin/mkfifo']) if (fs.existsSync(c)) return (mkfifoBin = c);
+  return (mkfifoBin = 'mkfifo');
+}
+
+function refill(): void {
+  if (!fifoDir) {
+    fifoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hpatch-interp-'));
+    process.once('exit', () => { try { fs.rmSync(fifoDir!, { recursive: true, force: true }); } catch { /* ignore */ } });
+  }
+  const names: string[] = [];
+  for (let i = 0; i < 32; i++) names.push(path.join(fifoDir, `p${fifoSeq++}`));
+  const r = spawnSync(findMkfifo(), ['-m', '600', ...names], { stdio: 'ignore' });
+  if (r.status !== 0) throw new Error('cannot create pipes (mkfifo failed)');
+  fifoNames = names;
+}
+
+export interface Pipe { r: OsFd; w: OsFd }
+
+/** A named FIFO that stays on disk (for process substitution); the caller unlinks it. */
+export function makeFifoPath(): string {
+  if (fifoNames.length === 0) refill();
+  return fifoNames.pop()!;
+}
+
+/** A new kernel pipe: blocking ends for children plus non-blocking twins for us. */
+export function makePipe(): Pipe {
+  if (fifoNames.length === 0) refill();
+  const name = fifoNames.pop()!;
+  const C = fs.constants;
+  const rnb = fs.openSync(name, C.O_RDONLY | C.O_NONBLOCK);
+  const w = fs.openSync(name, C.O_WRONLY);
+  const r = fs.openSync(name, C.O_RDONLY);
+  const wnb = fs.openSync(name, C.O_WRONLY | C.O_NONBLOCK);
+  fs.unlinkSync(name);
+  return { r: new OsFd(r, rnb, true, 'pipe-r'), w: new OsFd(w, wnb, true, 'pipe-w') };
+}
+
+// ---- in-process IO ---------------------------------------------------------------------
+function pause(attempt: number): Promise<void> {
+  if (attempt < 8) return new Promise((res) => setImmediate(res));
+  return new Promise((res) => setTimeout(res, Math.min(10, attempt - 6)));
+}
+
+let blockingOps = 0;
+/** In-process reads/writes currently blocked in a libuv thread (they would hang process.exit). */
+export function pendingBlockingOps(): number { return blockingOps; }
+
+function threaded<T>(fn: (cb: (e: NodeJS.ErrnoException | null, v: T) => void) => void): Promise<T> {
+  blockingOps++;
+  return new Promise<T>((res, rej) => fn((e, v) => { blockingOps--; if (e) rej(e); else res(v); }));
+}
+
+export async function writeAll(f: OsFd | undefined, data: Buffer | string): Promise<void> {
+  if (!f) throw Object.assign(new Error('Bad file descriptor'), { code: 'EBADF' });
+  const buf = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
+  const fd = f.nb ?? f.fd;
+  let off = 0;
+  let attempt = 0;
+  if (f.mayBlock) {
+    // blocking socket/pipe: write from the libuv threadpool so signals stay deliverable
+    while (off < buf.length) {
+      try {
+        off += await threaded<number>((cb) => fs.write(fd, buf, off, buf.length - off, null, cb));
+      } catch (e: any) {
+        if (e.code === 'EAGAIN') { await pause(attempt++); continue; }
+        if (e.code === 'EPIPE') throw new SigPipe();
+        throw e;
+      }
+    }
+    return;
+  }
+  while (off < buf.length) {
+    try {
+      off += fs.writeSync(fd, buf, off, buf.length - off);
+      attempt = 0;
+    } catch (e: any) {
+      if (e.code === 'EAGAIN') { await pause(attempt++); continue; }
+      if (e.code === 'EPIPE') throw new SigPipe();
+      throw e;
+    }
+  }
+}
+
+/** Reads up to `max` bytes; null at EOF. */
+export async function readSome(f: OsFd | undefined, max: number): Promise<Buffer | null> {
+  if (!f) throw Object.assign(new Error('Bad file descriptor'), { code: 'EBADF' });
+  const fd = f.nb ?? f.fd;
+  const buf = Buffer.allocUnsafe(max);
+  let attempt = 0;
+  if (f.mayBlock) {
+    for (;;) {
+      try {
+        const n = await threaded<number>((cb) => fs.read(fd, buf, 0, max, null, cb));
+        return n === 0 ? null : buf.subarray(0, n);
+      } catch (e: any) {
+        if (e.code === 'EAGAIN') { await pause(attempt++); continue; }
+        if (e.code === 'EOF') return null;
+        throw e;
+      }
+    }
+  }
+  for (;;) {
+    try {
+      const n = fs.readSync(fd, buf, 0, max, null);
+      if (n === 0) return null;
+      return buf.subarray(0, n);
+    } catch (e: any) {
+      if (e.code === 'EAGAIN') { await pause(attempt++); continue; }
+      if (e.code === 'EOF') return null;
+      throw e;
+    }
+  }
+}
+
+export async function readAll(f: OsFd | undefined): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for (;;) {
+    const b = await readSome(f, 65536);
+    if (!b) break;
+    parts.push(Buffer.from(b));
+  }
+  return Buffer.concat(parts);
+}

@@ -1,0 +1,93 @@
+// Loads mvdan-sh (GopherJS build of mvdan/sh v3.5.1) once and converts its AST to plain JSON
+// through the GopherJS internals (`__internal_object__`), which is ~250x faster than the
+// public getters. Never use the package's public walker (slow, and it panics on BraceExp).
+import { createRequire } from 'node:module';
+import type { File } from './ast.ts';
+
+interface GoParser { Parse(src: string, name: string): { __internal_object__: unknown } }
+interface MvdanSh { syntax: { NewParser(...opts: unknown[]): GoParser; Variant(v: number): unknown; IsIncomplete(e: unknown): boolean } }
+
+let sh: MvdanSh | undefined;
+const parsers = new Map<number, GoParser>();
+
+function load(): MvdanSh {
+  if (sh) return sh;
+  const g = globalThis as Record<string, unknown>;
+  const hadRequire = Object.prototype.hasOwnProperty.call(g, 'require');
+  const oldRequire = g['require'];
+  const limit = Error.stackTraceLimit;
+  try {
+    // a direct `require('mvdan-sh')` lets the CJS bundle (scripts/build-interp.mjs) inline it
+    sh = (typeof require === 'function' ? require('mvdan-sh') : createRequire(import.meta.url)('mvdan-sh')) as MvdanSh;
+  } finally {
+    Error.stackTraceLimit = limit;
+    if (hadRequire) g['require'] = oldRequire; else delete g['require'];
+  }
+  return sh;
+}
+
+function parserFor(posix: boolean): GoParser {
+  const lang = posix ? 1 : 0;
+  let p = parsers.get(lang);
+  if (!p) {
+    const s = load();
+    p = s.syntax.NewParser(s.syntax.Variant(lang));
+    parsers.set(lang, p);
+  }
+  return p;
+}
+
+/** Converts a GopherJS value to plain JSON (see dependencies notes §2). */
+function raw(v: any): any {
+  if (v === null || v === undefined || typeof v !== 'object') return v ?? null;
+  if (v.$array !== undefined && v.$length !== undefined) {
+    const out = new Array(v.$length);
+    for (let i = 0; i < v.$length; i++) out[i] = raw(v.$array[v.$offset + i]);
+    return out;
+  }
+  if ('offs' in v && 'lineCol' in v) return v.offs;
+  const c = v.constructor;
+  const ts: string | undefined = c && c.string;
+  if (ts && ts.startsWith('*syntax.')) {
+    if (c.nil === v) return null;
+    const o: Record<string, unknown> = { type: ts.slice(8) };
+    for (const f of c.elem.fields) o[f.name] = raw(v[f.prop]);
+    return o;
+  }
+  if (v.$val !== undefined && v.$val !== v) return raw(v.$val);
+  if (c === Object) return null; // GopherJS nil interface ($ifaceNil)
+  return v;
+}
+
+export class ParseError extends Error {
+  constructor(readonly line: number, readonly col: number, readonly text: string, readonly incomplete: boolean) {
+    super(`${line}:${col}: ${text}`);
+  }
+}
+
+/** Parses `src` (a normal JS string). Lit values in the result are UTF-8 byte strings. */
+export function parse(src: string, posix = false): File {
+  const p = parserFor(posix);
+  let f: { __internal_object__: unknown };
+  try {
+    f = p.Parse(src, '');
+  } catch (e: any) {
+    if (e && typeof e.Error === 'function') {
+      const msg: string = String(e.Error());
+      const m = /^(\d+):(\d+): ([\s\S]*)$/.exec(msg);
+      let incomplete = false;
+      try { incomplete = Boolean(load().syntax.IsIncomplete(e)); } catch { /* ignore */ }
+      if (m) throw new ParseError(Number(m[1]), Number(m[2]), m[3]!, incomplete);
+      throw new ParseError(1, 1, msg, incomplete);
+    }
+    throw new ParseError(1, 1, String(e && e.message ? e.message : e), false);
+  }
+  return raw(f.__internal_object__) as File;
+}
+
+/** Line number (1-based) of a byte offset in a UTF-8 byte string source. */
+export function lineOf(srcBytes: string, offs: number): number {
+  let n = 1;
+  for (let i = 0; i < offs && i < srcBytes.length; i++) if (srcBytes.charCodeAt(i) === 10) n++;
+  return n;
+}

@@ -1,0 +1,251 @@
+// Shell patterns (glob, case, [[ == ]], ${x#pat}) compiled to JS regular expressions over
+// byte strings, and filesystem globbing. In a pattern string, a backslash quotes the next
+// character (quoted parts of words are escaped this way by the expander).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export interface PatOpts { extglob?: boolean; nocase?: boolean; /** `*`,`?` and `[...]` never match '/' */ pathname?: boolean }
+
+const classMap: Record<string, string> = {
+  alpha: 'a-zA-Z', digit: '0-9', alnum: 'a-zA-Z0-9', upper: 'A-Z', lower: 'a-z', space: ' \\t\\n\\r\\f\\v',
+  blank: ' \\t', punct: '!-\\/:-@\\[-`{-~', print: ' -~', graph: '!-~', cntrl: '\\x00-\\x1f\\x7f', xdigit: '0-9A-Fa-f', word: 'a-zA-Z0-9_',
+};
+
+function reEsc(c: string): string { return /[\\^$.*+?()[\]{}|\/-]/.test(c) ? '\\' + c : c; }
+
+/** Returns true when the pattern has unquoted special characters. */
+export function hasMeta(pat: string, extglob = true): boolean {
+  for (let i = 0; i < pat.length; i++) {
+    const c = pat[i]!;
+    if (c === '\\') { i++; continue; }
+    if (c === '*' || c === '?') return true;
+    if (c === '[' && bracketEnd(pat, i) > 0) return true;
+    if (extglob && '@+!'.includes(c) && pat[i + 1] === '(') return true;
+  }
+  return false;
+}
+
+/** Index just after the closing ']' of a bracket expression starting at i, or -1. */
+function bracketEnd(p: string, i: number): number {
+  let j = i + 1;
+  if (p[j] === '!' || p[j] === '^') j++;
+  if (p[j] === ']') j++;
+  while (j < p.length) {
+    const c = p[j]!;
+    if (c === '\\') { j += 2; continue; }
+    if (c === '[' && (p[j + 1] === ':' || p[j + 1] === '.' || p[j + 1] === '=')) {
+      const close = p.indexOf(p[j + 1]! + ']', j + 2);
+      if (close < 0) return -1;
+      j = close + 2; continue;
+    }
+    if (c === ']') return j + 1;
+    j++;
+  }
+  return -1;
+}
+
+function findClose(p: string, i: number): number {
+  // i points just after '('; returns index of the matching ')'
+  let depth = 1;
+  for (let j = i; j < p.length; j++) {
+    const c = p[j]!;
+    if (c === '\\') { j++; continue; }
+    if (c === '[') { const e = bracketEnd(p, j); if (e > 0) { j = e - 1; continue; } }
+    if (c === '(') depth++;
+    else if (c === ')') { if (--depth === 0) return j; }
+  }
+  return -1;
+}
+
+function splitAlts(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0, start = 0;
+  for (let j = 0; j < s.length; j++) {
+    const c = s[j]!;
+    if (c === '\\') { j++; continue; }
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) { out.push(s.slice(start, j)); start = j + 1; }
+  }
+  out.push(s.slice(start));
+  return out;
+}
+
+/** Translates a shell pattern to a regex source (unanchored). */
+export function patternSource(p: string, o: PatOpts = {}): string {
+  const any = o.pathname ? '[^/]' : '[\\s\\S]';
+  let out = '';
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i]!;
+    if (c === '\\') {
+      if (i + 1 < p.length) { out += reEsc(p[++i]!); } else out += '\\\\';
+      continue;
+    }
+    if (o.extglob !== false && '?*+@!'.includes(c) && p[i + 1] === '(') {
+      const close = findClose(p, i + 2);
+      if (close > 0) {
+        const alts = splitAlts(p.slice(i + 2, close)).map((a) => patternSource(a, o));
+        const g = '(?:' + alts.join('|') + ')';
+        if (c === '?') out += g + '?';
+        else if (c === '*') out += g + '*';
+        else if (c === '+') out += g + '+';
+        else if (c === '@') out += g;
+        else {
+          const rest = patternSource(p.slice(close + 1), o);
+          out += `(?:(?!${g}(?:${rest})$)${any}*?)`;
+        }
+        i = close;
+        continue;
+      }
+    }
+    if (c === '*') { out += any + '*'; while (p[i + 1] === '*') i++; continue; }
+    if (c === '?') { out += any; continue; }
+    if (c === '[') {
+      const end = bracketEnd(p, i);
+      if (end < 0) { out += '\\['; continue; }
+      let j = i + 1;
+      let neg = false;
+      if (p[j] === '!' || p[j] === '^') { neg = true; j++; }
+      let cls = '';
+      let first = true;
+      while (j < end - 1) {
+        const d = p[j]!;
+        if (d === ']' && !first) break;
+        first = false;
+        if (d === '[' && p[j + 1] === ':') {
+          const close = p.indexOf(':]', j + 2);
+          const name = p.slice(j + 2, close);
+          cls += classMap[name] ?? '';
+          j = close + 2; continue;
+        }
+        if (d === '[' && (p[j + 1] === '.' || p[j + 1] === '=')) {
+          const close = p.indexOf(p[j + 1]! + ']', j + 2);
+          cls += reEsc(p.slice(j + 2, close));
+          j = close + 2; continue;
+        }
+        let ch = d;
+        if (d === '\\' && j + 1 < end - 1) { ch = p[++j]!; }
+        if (p[j + 1] === '-' && j + 2 < end - 1 && p[j + 2] !== ']') {
+          let hi = p[j + 2]!;
+          let k = j + 2;
+          if (hi === '\\') { k++; hi = p[k]!; }
+          cls += reEsc(ch) + '-' + reEsc(hi);
+          j = k + 1; continue;
+        }
+        cls += reEsc(ch);
+        j++;
+      }
+      if (o.pathname) out += neg ? `(?![/])[^${cls}]` : `(?![/])[${cls}]`;
+      else out += neg ? `[^${cls}]` : (cls === '' ? '(?!)' : `[${cls}]`);
+      i = end - 1;
+      continue;
+    }
+    out += reEsc(c);
+  }
+  return out;
+}
+
+const cache = new Map<string, RegExp>();
+export function patternRegex(p: string, o: PatOpts = {}, mode: 'full' | 'none' = 'full'): RegExp {
+  const key = `${mode}|${o.extglob ? 1 : 0}${o.nocase ? 1 : 0}${o.pathname ? 1 : 0}|${p}`;
+  let r = cache.get(key);
+  if (!r) {
+    const src = patternSource(p, o);
+    r = new RegExp(mode === 'full' ? `^(?:${src})$` : src, o.nocase ? 'i' : '');
+    if (cache.size > 2000) cache.clear();
+    cache.set(key, r);
+  }
+  return r;
+}
+
+export function matchPattern(p: string, s: string, o: PatOpts = {}): boolean {
+  return patternRegex(p, o).test(s);
+}
+
+/** Removes pattern escapes (quote removal for a pattern string). */
+export function unescapePattern(p: string): string {
+  let out = '';
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '\\' && i + 1 < p.length) { out += p[++i]; continue; }
+    out += p[i];
+  }
+  return out;
+}
+
+export interface GlobOpts { dotglob?: boolean; extglob?: boolean; nocase?: boolean; globstar?: boolean; cwd: string }
+
+function toBuf(s: string): Buffer { return Buffer.from(s, 'latin1'); }
+
+function listDir(dir: string): string[] {
+  try {
+    return (fs.readdirSync(toBuf(dir), { encoding: 'buffer' }) as Buffer[]).map((b) => b.toString('latin1'));
+  } catch { return []; }
+}
+
+function isDir(p: string): boolean {
+  try { return fs.statSync(toBuf(p)).isDirectory(); } catch { return false; }
+}
+
+/** Filesystem glob of a pattern (with backslash quoting). Returns sorted matches or []. */
+export function glob(pat: string, o: GlobOpts): string[] {
+  const abs = pat.startsWith('/');
+  const comps = pat.split('/');
+  let bases: string[] = [abs ? '/' : ''];
+  if (abs) comps.shift();
+  for (let ci = 0; ci < comps.length; ci++) {
+    const comp = comps[ci]!;
+    const last = ci === comps.length - 1;
+    if (comp === '') {
+      if (last) bases = bases.map((b) => (b.endsWith('/') ? b : b + '/'));
+      continue;
+    }
+    const next: string[] = [];
+    if (o.globstar && comp === '**') {
+      for (const b of bases) {
+        const walk = (rel: string): void => {
+          next.push(rel);
+          const real = path.resolve(o.cwd, rel === '' ? '.' : rel);
+          for (const n of listDir(real).sort()) {
+            if (n.startsWith('.') && !o.dotglob) continue;
+            const child = rel === '' || rel.endsWith('/') ? rel + n : rel + '/' + n;
+            let st: fs.Stats | undefined;
+            try { st = fs.lstatSync(toBuf(path.resolve(o.cwd, child))); } catch { /* */ }
+            if (st?.isDirectory()) walk(child + '/');
+            else if (last) next.push(child);
+          }
+        };
+        walk(b);
+      }
+      bases = last ? next.filter((x) => x !== '').map((x) => (x.endsWith('/') && !last ? x : x.replace(/\/$/, last ? '/' : '/'))) : next;
+      if (last) bases = next.filter((x) => x !== '');
+      continue;
+    }
+    if (!hasMeta(comp, o.extglob)) {
+      const lit = unescapePattern(comp);
+      for (const b of bases) {
+        const cand = b === '' ? lit : (b.endsWith('/') ? b + lit : b + '/' + lit);
+        if (last) { try { fs.lstatSync(toBuf(path.resolve(o.cwd, cand))); next.push(cand); } catch { /* */ } }
+        else if (isDir(path.resolve(o.cwd, cand))) next.push(cand);
+      }
+      bases = next;
+      continue;
+    }
+    const re = patternRegex(comp, { extglob: o.extglob, nocase: o.nocase, pathname: true });
+    const dotOk = o.dotglob || comp.startsWith('.') || comp.startsWith('\\.');
+    for (const b of bases) {
+      const dir = path.resolve(o.cwd, b === '' ? '.' : b);
+      const names = listDir(dir);
+      names.sort();
+      for (const n of names) {
+        if (n === '.' || n === '..') continue;
+        if (n.startsWith('.') && !dotOk) continue;
+        if (!re.test(n)) continue;
+        const cand = b === '' ? n : (b.endsWith('/') ? b + n : b + '/' + n);
+        if (!last && !isDir(path.resolve(o.cwd, cand))) continue;
+        next.push(cand);
+      }
+    }
+    bases = next;
+  }
+  return bases.filter((b) => b !== '' && b !== '/').sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).concat(abs && pat === '/' ? ['/'] : []);
+}

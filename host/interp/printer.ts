@@ -1,0 +1,159 @@
+// Prints function definitions the way bash does (`type f`, `declare -f f`), from the AST and
+// the source text of words.
+import { Tok, type Command, type Redirect, type Stmt, type Word } from './ast.ts';
+import { wordRange } from './runner.ts';
+
+const IND = '    ';
+
+class Printer {
+  heredocs: string[] = [];
+  constructor(readonly src: string) {}
+
+  word(w: Word | null): string {
+    if (!w) return '';
+    const r = wordRange(w);
+    if (r) return this.src.slice(r[0], r[1]);
+    return w.Parts.map((p) => (p.type === 'Lit' ? p.Value : '')).join('');
+  }
+
+  redir(r: Redirect): string {
+    const ops: Record<number, string> = {
+      [Tok.rdrOut]: '>', [Tok.appOut]: '>>', [Tok.rdrIn]: '<', [Tok.rdrInOut]: '<>', [Tok.dplIn]: '<&', [Tok.dplOut]: '>&',
+      [Tok.clbOut]: '>|', [Tok.hdoc]: '<<', [Tok.dashHdoc]: '<<-', [Tok.wordHdoc]: '<<<', [Tok.rdrAll]: '&>', [Tok.appAll]: '&>>',
+    };
+    const n = r.N ? r.N.Value : '';
+    const op = ops[r.Op] ?? '>';
+    if (r.Op === Tok.hdoc || r.Op === Tok.dashHdoc) {
+      const delim = this.word(r.Word);
+      const body = r.Hdoc ? (wordRange(r.Hdoc) ? this.word(r.Hdoc) : r.Hdoc.Parts.map((p) => (p.type === 'Lit' ? p.Value : '')).join('')) : '';
+      const d = delim.replace(/['"\\]/g, '');
+      let b = body;
+      if (b.endsWith(d + '\n')) b = b.slice(0, -d.length - 1); else if (b.endsWith(d)) b = b.slice(0, -d.length);
+      if (b !== '' && !b.endsWith('\n')) b += '\n';
+      this.heredocs.push(b + d + '\n');
+      return `${n}${op}${delim}`;
+    }
+    if (r.Op === Tok.dplIn || r.Op === Tok.dplOut) return `${n}${op}${this.word(r.Word)}`;
+    return `${n}${op} ${this.word(r.Word)}`;
+  }
+
+  /** A statement on one logical line (compound commands span lines at `ind`). */
+  stmt(s: Stmt, ind: string): string {
+    let out = s.Negated ? '! ' : '';
+    out += s.Cmd ? this.cmd(s.Cmd, ind) : '';
+    const rs = s.Redirs.map((r) => this.redir(r));
+    if (rs.length) out += (out ? ' ' : '') + rs.join(' ');
+    if (s.Background) out += ' &';
+    return out;
+  }
+
+  flushHeredocs(): string {
+    if (!this.heredocs.length) return '';
+    const h = '\n' + this.heredocs.join('');
+    this.heredocs = [];
+    return h;
+  }
+
+  /** Statements one per line; `lastSemi` adds `;` after the last one too. */
+  list(stmts: Stmt[], ind: string, lastSemi: boolean): string {
+    let out = '';
+    let sameLine = false;
+    stmts.forEach((s, i) => {
+      const text = this.stmt(s, ind);
+      const semi = (i < stmts.length - 1 || lastSemi) && !s.Background ? ';' : '';
+      const hd = this.flushHeredocs();
+      out += (sameLine ? ' ' : (i > 0 ? '\n' : '') + ind) + text + (hd || semi);
+      sameLine = s.Background && i < stmts.length - 1;
+    });
+    return out;
+  }
+
+  inline(stmts: Stmt[], ind: string): string {
+    return stmts.map((s) => this.stmt(s, ind)).join('; ');
+  }
+
+  cmd(c: Command, ind: string): string {
+    const inner = ind + IND;
+    switch (c.type) {
+      case 'CallExpr': {
+        const parts = c.Assigns.map((a) => `${a.Name?.Value ?? ''}${a.Append ? '+=' : '='}${a.Array ? '(' + a.Array.Elems.map((e) => this.word(e.Value)).join(' ') + ')' : this.word(a.Value)}`);
+        for (const w of c.Args) parts.push(this.word(w));
+        return parts.join(' ');
+      }
+      case 'DeclClause': {
+        const parts = [c.Variant.Value];
+        for (const a of c.Args) {
+          if (a.Naked && !a.Name) parts.push(this.word(a.Value));
+          else if (a.Naked) parts.push(a.Name!.Value);
+          else parts.push(`${a.Name!.Value}${a.Append ? '+=' : '='}${a.Array ? '(' + a.Array.Elems.map((e) => this.word(e.Value)).join(' ') + ')' : this.word(a.Value)}`);
+        }
+        return parts.join(' ');
+      }
+      case 'Block': return `{ \n${this.list(c.Stmts, inner, false)}\n${ind}}`;
+      case 'Subshell': return `( ${this.inline(c.Stmts, ind)} )`;
+      case 'BinaryCmd': {
+        const op = c.Op === Tok.andAnd ? '&&' : c.Op === Tok.orOr ? '||' : c.Op === Tok.orAnd ? '|&' : '|';
+        return `${this.stmt(c.X, ind)} ${op} ${this.stmt(c.Y, ind)}`;
+      }
+      case 'IfClause': {
+        let out = `if ${this.inline(c.Cond, ind)}; then\n${this.list(c.Then, inner, true)}\n`;
+        const e = c.Else;
+        if (e) {
+          if (e.Cond.length === 0) out += `${ind}else\n${this.list(e.Then, inner, true)}\n`;
+          else out += `${ind}else\n${inner}${this.cmd(e, inner)};\n`; // bash prints elif as a nested if
+        }
+        return out + `${ind}fi`;
+      }
+      case 'WhileClause':
+        return `${c.Until ? 'until' : 'while'} ${this.inline(c.Cond, ind)}; do\n${this.list(c.Do, inner, true)}\n${ind}done`;
+      case 'ForClause': {
+        const L = c.Loop;
+        const head = L.type === 'WordIter'
+          ? `${c.Select ? 'select' : 'for'} ${L.Name.Value}${L.InPos ? ' in ' + L.Items.map((w) => this.word(w)).join(' ') : ''};`
+          : `for ((${this.arithText(L.Init)}; ${this.arithText(L.Cond)}; ${this.arithText(L.Post)} ))`;
+        return `${head}\n${ind}do\n${this.list(c.Do, inner, true)}\n${ind}done`;
+      }
+      case 'CaseClause': {
+        let out = `case ${this.word(c.Word)} in \n`;
+        for (const it of c.Items) {
+          out += `${inner}${it.Patterns.map((p) => this.word(p)).join(' | ')})\n`;
+          if (it.Stmts.length) out += this.list(it.Stmts, inner + IND, false) + '\n';
+          out += `${inner}${it.Op === Tok.semiAnd ? ';&' : it.Op === Tok.dblSemiAnd ? ';;&' : ';;'}\n`;
+        }
+        return out + `${ind}esac`;
+      }
+      case 'ArithmCmd': return `(( ${this.src.slice(c.Left + 2, c.Right).trim()} ))`;
+      case 'TestClause': {
+        const t = c as unknown as { Left: number; Right: number };
+        return `[[ ${this.src.slice(t.Left + 2, t.Right).trim()} ]]`;
+      }
+      case 'LetClause': return `let ${this.src.slice(c.Let + 3, this.src.indexOf('\n', c.Let) < 0 ? undefined : this.src.indexOf('\n', c.Let)).trim().replace(/;$/, '')}`;
+      case 'FuncDecl': return printFunction(this.src, c.Name.Value, c.Body).replace(/\n/g, '\n' + ind);
+      case 'TimeClause': return `time ${c.Stmt ? this.stmt(c.Stmt, ind) : ''}`;
+      default: return ':';
+    }
+  }
+
+  arithText(e: import('./ast.ts').ArithmExpr | null): string {
+    if (!e) return '';
+    if (e.type === 'Word') return ' ' + this.word(e);
+    return ' ' + (arithRangeText(this.src, e) ?? '');
+  }
+}
+
+function arithRangeText(src: string, e: import('./ast.ts').ArithmExpr): string | undefined {
+  const lo = (n: import('./ast.ts').ArithmExpr): number | undefined => n.type === 'Word' ? wordRange(n)?.[0] : n.type === 'BinaryArithm' ? lo(n.X) : n.type === 'UnaryArithm' ? (n.Post ? lo(n.X) : n.OpPos) : undefined;
+  const hi = (n: import('./ast.ts').ArithmExpr): number | undefined => n.type === 'Word' ? wordRange(n)?.[1] : n.type === 'BinaryArithm' ? hi(n.Y) : n.type === 'UnaryArithm' ? (n.Post ? n.OpPos + 2 : hi(n.X)) : undefined;
+  const a = lo(e), b = hi(e);
+  return a === undefined || b === undefined ? undefined : src.slice(a, b);
+}
+
+/** `name () \n{ \n    body\n}` like bash. */
+export function printFunction(src: string, name: string, body: Stmt): string {
+  const p = new Printer(src);
+  if (body.Cmd?.type === 'Block') {
+    const inner = p.list(body.Cmd.Stmts, IND, false);
+    return `${name} () \n{ \n${inner}\n}`;
+  }
+  return `${name} () \n${p.stmt(body, '')}`;
+}

@@ -1,0 +1,223 @@
+// `[[ ... ]]` (over the AST) and `test` / `[` (over argv).
+import * as fs from 'node:fs';
+import { Tok, type TestExpr, type Word } from './ast.ts';
+import type { Shell } from './runner.ts';
+import { ShellError } from './errors.ts';
+import { matchPattern } from './pattern.ts';
+import { ereToJs } from './regex.ts';
+import { isatty } from 'node:tty';
+
+function statOf(sh: Shell, p: string, follow = true): fs.Stats | undefined {
+  if (p === '') return undefined;
+  try { return follow ? fs.statSync(sh.pathBuf(p)) : fs.lstatSync(sh.pathBuf(p)); } catch { return undefined; }
+}
+
+function access(sh: Shell, p: string, mode: number): boolean {
+  try { fs.accessSync(sh.pathBuf(p), mode); return true; } catch { return false; }
+}
+
+const unaryOps: Record<string, number> = {
+  '-e': Tok.tsExists, '-a': Tok.tsExists, '-f': Tok.tsRegFile, '-d': Tok.tsDirect, '-c': Tok.tsCharSp, '-b': Tok.tsBlckSp,
+  '-p': Tok.tsNmPipe, '-S': Tok.tsSocket, '-L': Tok.tsSmbLink, '-h': Tok.tsSmbLink, '-k': Tok.tsSticky, '-g': Tok.tsGIDSet,
+  '-u': Tok.tsUIDSet, '-G': Tok.tsGrpOwn, '-O': Tok.tsUsrOwn, '-N': Tok.tsModif, '-r': Tok.tsRead, '-w': Tok.tsWrite,
+  '-x': Tok.tsExec, '-s': Tok.tsNoEmpty, '-t': Tok.tsFdTerm, '-z': Tok.tsEmpStr, '-n': Tok.tsNempStr, '-o': Tok.tsOptSet,
+  '-v': Tok.tsVarSet, '-R': Tok.tsRefVar,
+};
+const binaryOps: Record<string, number> = {
+  '=': Tok.equal, '==': Tok.equal, '!=': Tok.nequal, '<': Tok.rdrIn, '>': Tok.rdrOut, '-nt': Tok.tsNewer, '-ot': Tok.tsOlder,
+  '-ef': Tok.tsDevIno, '-eq': Tok.tsEql, '-ne': Tok.tsNeq, '-le': Tok.tsLeq, '-ge': Tok.tsGeq, '-lt': Tok.tsLss, '-gt': Tok.tsGtr,
+};
+
+export function unaryTest(sh: Shell, op: number, x: string): boolean {
+  switch (op) {
+    case Tok.tsExists: return !!statOf(sh, x);
+    case Tok.tsRegFile: return !!statOf(sh, x)?.isFile();
+    case Tok.tsDirect: return !!statOf(sh, x)?.isDirectory();
+    case Tok.tsCharSp: return !!statOf(sh, x)?.isCharacterDevice();
+    case Tok.tsBlckSp: return !!statOf(sh, x)?.isBlockDevice();
+    case Tok.tsNmPipe: return !!statOf(sh, x)?.isFIFO();
+    case Tok.tsSocket: return !!statOf(sh, x)?.isSocket();
+    case Tok.tsSmbLink: return !!statOf(sh, x, false)?.isSymbolicLink();
+    case Tok.tsSticky: return !!((statOf(sh, x)?.mode ?? 0) & 0o1000);
+    case Tok.tsGIDSet: return !!((statOf(sh, x)?.mode ?? 0) & 0o2000);
+    case Tok.tsUIDSet: return !!((statOf(sh, x)?.mode ?? 0) & 0o4000);
+    case Tok.tsGrpOwn: return statOf(sh, x)?.gid === process.getgid?.();
+    case Tok.tsUsrOwn: return statOf(sh, x)?.uid === process.getuid?.();
+    case Tok.tsModif: { const s = statOf(sh, x); return !!s && s.mtimeMs > s.atimeMs; }
+    case Tok.tsRead: return !!statOf(sh, x) && access(sh, x, fs.constants.R_OK);
+    case Tok.tsWrite: return !!statOf(sh, x) && access(sh, x, fs.constants.W_OK);
+    case Tok.tsExec: return !!statOf(sh, x) && access(sh, x, fs.constants.X_OK);
+    case Tok.tsNoEmpty: return (statOf(sh, x)?.size ?? 0) > 0;
+    case Tok.tsFdTerm: { const f = sh.fds.get(Number(x)); try { return !!f && /^\d+$/.test(x) && isatty(f.fd); } catch { return false; } }
+    case Tok.tsEmpStr: return x === '';
+    case Tok.tsNempStr: return x !== '';
+    case Tok.tsOptSet: {
+      const o = sh.opts as unknown as Record<string, boolean>;
+      return o[x] === true;
+    }
+    case Tok.tsVarSet: {
+      const m = /^([a-zA-Z_][a-zA-Z0-9_]*)\[(.*)\]$/.exec(x);
+      if (m) return (m[2] === '@' || m[2] === '*') ? sh.arrayValues(m[1]!).length > 0 : sh.getElem(m[1]!, m[2]!) !== undefined;
+      if (/^[0-9]+$/.test(x)) return sh.specialOrVar(x) !== undefined;
+      const v = sh.resolveVar(x);
+      return !!v && (v.str !== undefined || (v.arr?.has(0) ?? false) || (v.assoc?.has('0') ?? false));
+    }
+    case Tok.tsRefVar: return !!sh.getVarRaw(x)?.nameref;
+  }
+  return false;
+}
+
+
+function intArg(sh: Shell, s: string, strict: boolean): bigint {
+  const t = s.trim();
+  if (strict) {
+    if (/^[+-]?[0-9]+$/.test(t)) return BigInt(t);
+    throw new ShellError(`${s}: integer expression expected`, 2);
+  }
+  return sh.arith.evalString(s);
+}
+
+export function binaryTest(sh: Shell, op: number, x: string, y: string, strictInt: boolean): boolean {
+  switch (op) {
+    case Tok.equal: return x === y;
+    case Tok.nequal: return x !== y;
+    case Tok.rdrIn: return x < y;
+    case Tok.rdrOut: return x > y;
+    case Tok.tsNewer: { const a = statOf(sh, x), b = statOf(sh, y); return !!a && (!b || a.mtimeMs > b.mtimeMs); }
+    case Tok.tsOlder: { const a = statOf(sh, x), b = statOf(sh, y); return !!b && (!a || a.mtimeMs < b.mtimeMs); }
+    case Tok.tsDevIno: { const a = statOf(sh, x), b = statOf(sh, y); return !!a && !!b && a.dev === b.dev && a.ino === b.ino; }
+    case Tok.tsEql: return intArg(sh, x, strictInt) === intArg(sh, y, strictInt);
+    case Tok.tsNeq: return intArg(sh, x, strictInt) !== intArg(sh, y, strictInt);
+    case Tok.tsLeq: return intArg(sh, x, strictInt) <= intArg(sh, y, strictInt);
+    case Tok.tsGeq: return intArg(sh, x, strictInt) >= intArg(sh, y, strictInt);
+    case Tok.tsLss: return intArg(sh, x, strictInt) < intArg(sh, y, strictInt);
+    case Tok.tsGtr: return intArg(sh, x, strictInt) > intArg(sh, y, strictInt);
+  }
+  return false;
+}
+
+/** Evaluates `[[ expr ]]`; returns the exit status. */
+export async function evalTest(sh: Shell, e: TestExpr, _top: boolean): Promise<number> {
+  return (await ev(sh, e)) ? 0 : 1;
+}
+
+async function ev(sh: Shell, e: TestExpr): Promise<boolean> {
+  switch (e.type) {
+    case 'ParenTest': return ev(sh, e.X);
+    case 'UnaryTest': {
+      if (e.Op === Tok.exclMark) return !(await ev(sh, e.X));
+      const x = await sh.ex.literal(e.X as Word);
+      return unaryTest(sh, e.Op, x);
+    }
+    case 'BinaryTest': {
+      if (e.Op === Tok.andAnd) return (await ev(sh, e.X)) && (await ev(sh, e.Y));
+      if (e.Op === Tok.orOr) return (await ev(sh, e.X)) || (await ev(sh, e.Y));
+      const x = await sh.ex.literal(e.X as Word);
+      if (e.Op === Tok.equal || e.Op === Tok.nequal) {
+        const pat = await sh.ex.pattern(e.Y as Word);
+        const m = matchPattern(pat, x, { extglob: true, nocase: sh.shopt.has('nocasematch') });
+        return e.Op === Tok.equal ? m : !m;
+      }
+      if (e.Op === Tok.tsReMatch) {
+        const re = await sh.ex.regexWord(e.Y as Word);
+        let r: RegExp;
+        try { r = new RegExp(ereToJs(re), sh.shopt.has('nocasematch') ? 'i' : ''); } catch { return false; }
+        const m = r.exec(x);
+        const v = sh.lvalueArray('BASH_REMATCH');
+        v.clear();
+        if (!m) return false;
+        m.forEach((g, i) => v.set(i, g ?? ''));
+        return true;
+      }
+      const y = await sh.ex.literal(e.Y as Word);
+      return binaryTest(sh, e.Op, x, y, false);
+    }
+    case 'Word': {
+      const x = await sh.ex.literal(e);
+      return x !== '';
+    }
+  }
+}
+
+/** `test` / `[` over argv (POSIX rules by argument count, then a recursive parser). */
+export function testArgs(sh: Shell, a: string[]): boolean {
+  let i = 0;
+  const peek = (): string | undefined => a[i];
+  const orE = (): boolean => {
+    let v = andE();
+    while (peek() === '-o') { i++; const r = andE(); v = v || r; }
+    return v;
+  };
+  const andE = (): boolean => {
+    let v = notE();
+    while (peek() === '-a') { i++; const r = notE(); v = v && r; }
+    return v;
+  };
+  const notE = (): boolean => {
+    if (peek() === '!') { i++; return !notE(); }
+    return prim();
+  };
+  const prim = (): boolean => {
+    const t = a[i];
+    if (t === undefined) throw new ShellError('argument expected', 2);
+    if (t === '(') {
+      i++;
+      const v = orE();
+      if (a[i] !== ')') throw new ShellError(`\`)' expected`, 2);
+      i++;
+      return v;
+    }
+    const next = a[i + 1];
+    if (next !== undefined && binaryOps[next] !== undefined && a[i + 2] !== undefined) {
+      i += 3;
+      return binaryTest(sh, binaryOps[next]!, t, a[i - 1]!, true);
+    }
+    if (unaryOps[t] !== undefined && next !== undefined) {
+      i += 2;
+      return unaryTest(sh, unaryOps[t]!, next);
+    }
+    i++;
+    return t !== '';
+  };
+  switch (a.length) {
+    case 0: return false;
+    case 1: return a[0] !== '';
+    case 2:
+      if (a[0] === '!') return a[1] === '';
+      if (unaryOps[a[0]!] !== undefined) return unaryTest(sh, unaryOps[a[0]!]!, a[1]!);
+      throw new ShellError(`${a[0]}: unary operator expected`, 2);
+    case 3:
+      if (binaryOps[a[1]!] !== undefined) return binaryTest(sh, binaryOps[a[1]!]!, a[0]!, a[2]!, true);
+      if (a[1] === '-a') return a[0] !== '' && a[2] !== '';
+      if (a[1] === '-o') return a[0] !== '' || a[2] !== '';
+      if (a[0] === '!') return !testArgs(sh, a.slice(1));
+      if (a[0] === '(' && a[2] === ')') return a[1] !== '';
+      throw new ShellError(`${a[1]}: binary operator expected`, 2);
+    case 4:
+      if (a[0] === '!') return !testArgs(sh, a.slice(1));
+      if (a[0] === '(' && a[3] === ')') return testArgs(sh, a.slice(1, 3));
+  }
+  const v = orE();
+  if (i < a.length) throw new ShellError(`too many arguments`, 2);
+  return v;
+}
+
+const binNames: Record<number, string> = {
+  [Tok.equal]: '==', [Tok.nequal]: '!=', [Tok.rdrIn]: '<', [Tok.rdrOut]: '>', [Tok.tsReMatch]: '=~', [Tok.tsNewer]: '-nt',
+  [Tok.tsOlder]: '-ot', [Tok.tsDevIno]: '-ef', [Tok.tsEql]: '-eq', [Tok.tsNeq]: '-ne', [Tok.tsLeq]: '-le', [Tok.tsGeq]: '-ge',
+  [Tok.tsLss]: '-lt', [Tok.tsGtr]: '-gt', [Tok.andAnd]: '&&', [Tok.orOr]: '||',
+};
+
+/** Text of a `[[ ]]` expression as bash's xtrace shows it (operands expanded). */
+export async function testTrace(sh: Shell, e: TestExpr): Promise<string> {
+  switch (e.type) {
+    case 'ParenTest': return `( ${await testTrace(sh, e.X)} )`;
+    case 'UnaryTest': {
+      if (e.Op === Tok.exclMark) return `! ${await testTrace(sh, e.X)}`;
+      const name = Object.keys(unaryOps).find((k) => unaryOps[k] === e.Op && k !== '-a' && k !== '-h') ?? '-?';
+      return `${name} ${await testTrace(sh, e.X)}`;
+    }
+    case 'BinaryTest': return `${await testTrace(sh, e.X)} ${binNames[e.Op] ?? '?'} ${await testTrace(sh, e.Y)}`;
+    case 'Word': return sh.ex.literal(e);
+  }
+}

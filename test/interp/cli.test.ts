@@ -1,0 +1,64 @@
+// The `interp` command line: parse errors, --posix, -c NAME ARGS, FILE ARGS, stdio inheritance.
+import { expect } from 'chai';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+const entry = path.resolve('host/interp/main.ts');
+function interp(args: string[], input = ''): { stdout: string; stderr: string; status: number | null } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', entry, ...args], { input, encoding: 'utf8', timeout: 20000 });
+  return { stdout: r.stdout, stderr: r.stderr, status: r.status };
+}
+
+describe('interp CLI', function () {
+  this.timeout(30000);
+  it('runs -c with $0 and positional parameters', () => {
+    const r = interp(['-c', 'echo "$0|$1|$2|$#"', 'myname', 'a', 'b c']);
+    expect(r.stdout).to.equal('myname|a|b c|2\n');
+    expect(r.status).to.equal(0);
+  });
+  it('returns the script status', () => {
+    expect(interp(['-c', 'exit 42']).status).to.equal(42);
+  });
+  it('reports parse errors as name: line:col: message with status 2 before running anything', () => {
+    const r = interp(['-c', 'echo first\nif true; then echo x']);
+    expect(r.status).to.equal(2);
+    expect(r.stdout).to.equal('');
+    expect(r.stderr).to.match(/^bash: \d+:\d+: .+\n$/);
+  });
+  it('rejects Bash-only syntax under --posix', () => {
+    const r = interp(['--posix', '-c', 'echo ok; a=(1 2)']);
+    expect(r.status).to.equal(2);
+    expect(r.stdout).to.equal('');
+    expect(r.stderr).to.equal('sh: 1:12: arrays are a bash/mksh feature\n');
+    const r2 = interp(['--posix', '-c', 'echo ${x//a/b}']);
+    expect(r2.status).to.equal(2);
+    const r3 = interp(['--posix', '-c', '[[ -n x ]] && echo yes']);
+    expect(r3.status).to.not.equal(0); // `[[` is an ordinary (missing) command in POSIX mode
+  });
+  it('accepts POSIX scripts under --posix', () => {
+    const r = interp(['--posix', '-c', 'x=1; [ "$x" = 1 ] && echo posix-ok']);
+    expect(r.stdout).to.equal('posix-ok\n');
+  });
+  it('runs a FILE with arguments', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'interp-cli-'));
+    const f = path.join(dir, 's.sh');
+    fs.writeFileSync(f, 'echo "$0 $1"\nexit 3\n');
+    const r = interp([f, 'arg']);
+    expect(r.stdout).to.equal(`${f} arg\n`);
+    expect(r.status).to.equal(3);
+    const e = interp([path.join(dir, 'missing.sh')]);
+    expect(e.status).to.equal(127);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  it('inherits stdin for builtins and external commands', () => {
+    const r = interp(['-c', 'read first; cat'], 'one\ntwo\nthree\n');
+    expect(r.stdout).to.equal('two\nthree\n');
+  });
+  it('applies -e/-u options from the command line', () => {
+    const r = interp(['-e', '-c', 'false; echo no']);
+    expect(r.status).to.equal(1);
+    expect(r.stdout).to.equal('');
+  });
+});

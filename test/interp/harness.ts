@@ -1,0 +1,77 @@
+// Differential harness: runs a script through real bash (spawnSync) and through the
+// interpreter in-process (fds 0/1/2 redirected to temp files), in a fresh temp directory
+// with a clean environment.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { runScript } from '../../host/interp/cli.ts';
+
+export interface Case { name: string; script: string; stdin?: string; posix?: boolean; stderr?: boolean; file: string }
+export interface Outcome { stdout: string; stderr: string; status: number }
+
+/** Parses a fixture file: cases start with `### name [flags]`; flags: nostderr, posix, stdin=TEXT (\n escapes). */
+export function loadCases(file: string): Case[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const cases: Case[] = [];
+  let cur: Case | undefined;
+  const lines: string[] = [];
+  const flush = (): void => { if (cur) { cur.script = lines.join('\n') + '\n'; cases.push(cur); } lines.length = 0; };
+  for (const line of text.split('\n')) {
+    const m = /^### (.*)$/.exec(line);
+    if (m) {
+      flush();
+      let spec = m[1]!;
+      const c: Case = { name: '', script: '', stderr: true, file: path.basename(file) };
+      const sm = /\bstdin=(.*)$/.exec(spec);
+      if (sm) { c.stdin = sm[1]!.replace(/\\n/g, '\n').replace(/\\t/g, '\t'); spec = spec.slice(0, sm.index); }
+      if (/\bnostderr\b/.test(spec)) { c.stderr = false; spec = spec.replace(/\bnostderr\b/, ''); }
+      if (/\bposix\b/.test(spec)) { c.posix = true; spec = spec.replace(/\bposix\b/, ''); }
+      c.name = spec.trim();
+      cur = c;
+      continue;
+    }
+    if (cur) lines.push(line);
+  }
+  flush();
+  // drop the trailing empty line of each case body
+  for (const c of cases) c.script = c.script.replace(/\n+$/, '\n');
+  return cases;
+}
+
+export function cleanEnv(home: string): Record<string, string> {
+  return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, TERM: 'dumb' };
+}
+
+const hasDash = spawnSync('dash', ['-c', ':']).status === 0;
+
+/** The reference shell: bash, or for POSIX cases dash (bash --posix when dash is missing). */
+export function runBash(c: Case, dir: string): Outcome {
+  const [exe, argv] = c.posix ? (hasDash ? ['dash', ['-c', c.script, 'sh']] : ['bash', ['--posix', '-c', c.script, 'sh']]) : ['bash', ['-c', c.script, 'bash']];
+  const r = spawnSync(exe, argv as string[], { cwd: dir, env: cleanEnv(dir), input: c.stdin ?? '', encoding: 'latin1', timeout: 10000 });
+  return { stdout: r.stdout, stderr: r.stderr, status: r.status ?? 128 };
+}
+
+export async function runInterp(c: Case, dir: string): Promise<Outcome> {
+  const inPath = path.join(dir, '.stdin');
+  fs.writeFileSync(inPath, c.stdin ?? '');
+  const outPath = path.join(os.tmpdir(), `interp-out-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const errPath = outPath + '.err';
+  const fin = fs.openSync(inPath, 'r');
+  fs.unlinkSync(inPath);
+  const fout = fs.openSync(outPath, 'w+');
+  const ferr = fs.openSync(errPath, 'w+');
+  try {
+    const status = await runScript(Buffer.from(c.script, 'utf8'), {
+      posix: !!c.posix, name: c.posix ? 'sh' : 'bash', fds: { 0: fin, 1: fout, 2: ferr }, cwd: dir, env: cleanEnv(dir), procGroups: true,
+    });
+    return { stdout: fs.readFileSync(outPath, 'latin1'), stderr: fs.readFileSync(errPath, 'latin1'), status };
+  } finally {
+    for (const fd of [fin, fout, ferr]) fs.closeSync(fd);
+    fs.rmSync(outPath, { force: true }); fs.rmSync(errPath, { force: true });
+  }
+}
+
+export function freshDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'interp-case-'));
+}
