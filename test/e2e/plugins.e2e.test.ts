@@ -128,4 +128,11 @@ describe('end to end: configured plugins with the real Codex CLI', function () {
     expect(run.code, describeRun(run)).to.equal(0);
     checkRestored(upstream!.responsesRequests().slice(0, 2));
   });
+
+  it("the frontend runs under Codex's own read-only sandbox, not around it", async () => {
+    await start();
+    const run = await runCodex({ baseUrl: router!.baseUrl, prompt: 'Use the tools.', model: 'gpt-5.5', cwd: work, env: codexEnv(), bypassSandbox: false });
+    expect(run.code, describeRun(run)).to.equal(0);
+    checkRestored(upstream!.responsesRequests());
+  });
 });
