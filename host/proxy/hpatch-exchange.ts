@@ -101,19 +101,22 @@ async function translateSse(ex: Exchange, deps: HpatchDeps, ctx: RequestContext,
   ex.res.flushHeaders();
   const parser = new SseParser();
   const translator = new SseTranslator(ctx, { ledger: deps.ledger, metrics: ex.deps.metrics });
+  // Everything translated from one upstream read goes out in one write (one syscall, one HTTP
+  // chunk); the next read is not awaited first, so nothing waits on the upstream.
   const emit = async (chunks: ReturnType<SseParser['push']>): Promise<boolean> => {
+    let pending = '';
     for (const chunk of chunks) {
       const out = await translator.push(chunk);
-      if (out.text !== '') {
-        ex.markFirstByte();
-        if (!(await writeChunk(ex.res, out.text, ex.signal))) return false;
-      }
+      pending += out.text;
       if (out.stop) {
         ex.fields.error = 'routing failure reported to the client';
+        if (pending !== '') await writeChunk(ex.res, pending, ex.signal);
         return false;
       }
     }
-    return true;
+    if (pending === '') return true;
+    ex.markFirstByte();
+    return writeChunk(ex.res, pending, ex.signal);
   };
   try {
     for await (const buf of body) {
