@@ -14,7 +14,9 @@ async function main(): Promise<number | undefined> {
   }
   if (argv[0] === 'interp') {
     const { runInterpCli } = await import('../interp/cli.ts');
-    return runInterpCli(argv.slice(1));
+    // Exit at once: a builtin may still hold a read on an inherited descriptor that would keep
+    // the event loop alive after the script finished (the interpreter writes synchronously).
+    process.exit(await runInterpCli(argv.slice(1)));
   }
   const { runRouterCli } = await import('./router-cli.ts');
   return runRouterCli(argv);

@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Assign } from './ast.ts';
 import type { Shell, Var } from './runner.ts';
-import { dq, errnoMsg, fromBytes, optionLetters, toBytes } from './runner.ts';
+import { errnoMsg, fromBytes, optionLetters } from './runner.ts';
 import { ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
-import { readSome } from './io.ts';
+import { readSome, readByteSync, AGAIN, TIMEOUT } from './io.ts';
 import { ansiC, shellQuote } from './expand.ts';
 import { testArgs } from './test.ts';
 import { lookPath, runExternal } from './exec.ts';
@@ -575,10 +575,10 @@ def(['unset'], async (sh, args) => {
 
 // ---- set / shopt --------------------------------------------------------------------------
 const longOpts: Record<string, string> = {
-  errexit: 'errexit', nounset: 'nounset', xtrace: 'xtrace', pipefail: 'pipefail', noglob: 'noglob', noexec: 'noexec',
+  errtrace: 'errtrace', errexit: 'errexit', nounset: 'nounset', xtrace: 'xtrace', pipefail: 'pipefail', noglob: 'noglob', noexec: 'noexec',
   noclobber: 'noclobber', allexport: 'allexport', verbose: 'verbose', posix: 'posix',
 };
-const fakeOpts = ['braceexpand', 'emacs', 'errtrace', 'functrace', 'hashall', 'histexpand', 'history', 'ignoreeof', 'interactive-comments', 'keyword', 'monitor', 'nolog', 'notify', 'onecmd', 'physical', 'privileged', 'vi'];
+const fakeOpts = ['braceexpand', 'emacs', 'functrace', 'hashall', 'histexpand', 'history', 'ignoreeof', 'interactive-comments', 'keyword', 'monitor', 'nolog', 'notify', 'onecmd', 'physical', 'privileged', 'vi'];
 const fakeState = new Map<string, boolean>([['braceexpand', true], ['hashall', true], ['interactive-comments', true]]);
 
 def(['set'], async (sh, args) => {
@@ -655,19 +655,29 @@ def(['shopt'], async (sh, args) => {
 });
 
 // ---- read / mapfile -----------------------------------------------------------------------
+class ReadTimeout extends Error { constructor(readonly partial: string) { super('timeout'); } }
+
 /** Reads one record ending in `delim` from fd n, byte by byte. Null at EOF with nothing read. */
-export async function readLine(sh: Shell, n: number, delim: string, max = -1, raw = true): Promise<{ text: string; eof: boolean } | null> {
+export async function readLine(sh: Shell, n: number, delim: string, max = -1, raw = true, deadline?: number): Promise<{ text: string; eof: boolean } | null> {
   const f = sh.fds.get(n);
   if (!f) throw new ShellError(`${n}: invalid file descriptor: Bad file descriptor`, 1);
   let text = '';
   let count = 0;
   for (;;) {
     if (max >= 0 && count >= max) return { text, eof: false };
-    const b = await readSome(f, 1);
+    let byte = readByteSync(f);
+    if (byte === AGAIN) {
+      const r = await readSome(f, 1, deadline);
+      if (r === TIMEOUT) throw new ReadTimeout(text);
+      byte = r ? r[0]! : null;
+    }
+    const b = byte === null ? null : [byte];
     if (!b) return text === '' ? null : { text, eof: true };
     const c = String.fromCharCode(b[0]!);
     if (!raw && c === '\\') {
-      const b2 = await readSome(f, 1);
+      let b2n = readByteSync(f);
+      if (b2n === AGAIN) { const r2 = await readSome(f, 1); b2n = r2 ? r2[0]! : null; }
+      const b2 = b2n === null ? null : [b2n];
       if (!b2) return { text, eof: true };
       const c2 = String.fromCharCode(b2[0]!);
       if (c2 === delim && delim === '\n') continue;
@@ -720,6 +730,7 @@ function unbackslash(s: string): string { return s.replace(/\\(.)/gs, '$1'); }
 
 def(['read'], async (sh, args) => {
   let raw = false, delim = '\n', max = -1, fd = 0, arr: string | undefined, prompt: string | undefined, exact = false;
+  let deadline: number | undefined;
   let i = 1;
   for (; i < args.length; i++) {
     const a = args[i]!;
@@ -736,7 +747,12 @@ def(['read'], async (sh, args) => {
       else if (c === 'u') fd = Number(val());
       else if (c === 'a') arr = val();
       else if (c === 'p') prompt = val();
-      else if (c === 't') { const t = Number(val()); if (t === 0) return 0; }
+      else if (c === 't') {
+        const t = Number(val());
+        if (!(t >= 0)) { await errOut(sh, 'read', `${t}: invalid timeout specification`); return 1; }
+        if (t === 0) return sh.fds.get(fd) ? 0 : 1;
+        deadline = Date.now() + t * 1000;
+      }
       else if (c === 'i') val();
       else { await errOut(sh, 'read', `-${c}: invalid option`); return 2; }
     }
@@ -744,8 +760,14 @@ def(['read'], async (sh, args) => {
   const names = args.slice(i);
   if (prompt !== undefined) await sh.writeFd(2, prompt);
   let line: { text: string; eof: boolean } | null;
-  try { line = await readLine(sh, fd, exact ? '' : delim, max, raw); } catch (e) {
+  try { line = await readLine(sh, fd, exact ? '' : delim, max, raw, deadline); } catch (e) {
     if (e instanceof ShellError) { await errOut(sh, 'read', e.message); return 1; }
+    if (e instanceof ReadTimeout) {
+      // bash assigns what was read so far and returns > 128
+      const text = e.partial;
+      if (names.length === 0 && !arr) sh.setVar('REPLY', text); else if (names[0]) sh.setVar(names[0], text);
+      return 142;
+    }
     throw e;
   }
   const text = line?.text ?? '';
@@ -1056,7 +1078,7 @@ def(['umask'], async (sh, args) => {
   return 1;
 });
 
-def(['enable'], async () => 0);
+def(['enable', 'disown'], async () => 0);
 def(['hash'], async (sh, args) => { if (args.length === 1) await out(sh, 'hash: hash table empty\n'); return 0; });
 def(['times'], async (sh) => { await out(sh, '0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n'); return 0; });
 
@@ -1083,4 +1105,3 @@ def(['kill'], async (sh, args) => {
   return st;
 });
 
-export function _unused(): [typeof toBytes, typeof dq] { return [toBytes, dq]; }

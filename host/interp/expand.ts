@@ -1,7 +1,7 @@
 // Word expansion: brace, tilde, parameter, command and arithmetic expansion, IFS field
 // splitting, pathname expansion and quote removal. Values are byte strings.
 import { Tok, type Word, type WordPart, type ParamExp, type Lit, type DblQuoted } from './ast.ts';
-import { glob, hasMeta, matchPattern, patternRegex, unescapePattern } from './pattern.ts';
+import { glob, hasMeta, matchPattern, patternRegex, patternSource, unescapePattern } from './pattern.ts';
 import type { Shell } from './runner.ts';
 import { ShellError } from './errors.ts';
 import { escapeEre } from './regex.ts';
@@ -719,17 +719,14 @@ function replacePattern(v: string, pat: string, repPat: string, all: boolean, ex
     return v;
   }
   if (pat === '') return v;
-  let out = '';
-  let i = 0;
-  while (i <= v.length) {
-    let matched = -1;
-    for (let j = v.length; j > i; j--) if (re.test(v.slice(i, j))) { matched = j; break; }
-    if (matched < 0) { if (i < v.length) out += v[i]; i++; continue; }
-    out += rep(v.slice(i, matched));
-    i = matched;
-    if (!all) { out += v.slice(i); return out; }
-  }
-  return out;
+  // leftmost match, greedy (JS) instead of trying every end position: O(n) per call
+  const g = new RegExp(patternSource(pat, { extglob }), 'g');
+  let done = false;
+  return v.replace(g, (m: string) => {
+    if (m === '' || done) return m;
+    if (!all) done = true;
+    return rep(m);
+  });
 }
 
 function caseMod(v: string, op: number, pat: string): string {

@@ -189,8 +189,27 @@ export async function writeAll(f: OsFd | undefined, data: Buffer | string): Prom
   }
 }
 
-/** Reads up to `max` bytes; null at EOF. */
-export async function readSome(f: OsFd | undefined, max: number): Promise<Buffer | null> {
+export const TIMEOUT = Symbol('timeout');
+export const AGAIN = Symbol('again');
+const oneByte = Buffer.alloc(1);
+
+/** Non-blocking single-byte read for the hot `read` loop: byte, null at EOF, or AGAIN. */
+export function readByteSync(f: OsFd): number | null | typeof AGAIN {
+  if (f.mayBlock) return AGAIN;
+  try {
+    const n = fs.readSync(f.nb ?? f.fd, oneByte, 0, 1, null);
+    return n === 0 ? null : oneByte[0]!;
+  } catch (e: any) {
+    if (e.code === 'EAGAIN') return AGAIN;
+    if (e.code === 'EOF') return null;
+    throw e;
+  }
+}
+
+/** Reads up to `max` bytes; null at EOF; TIMEOUT when `deadline` (ms epoch) passes first. */
+export async function readSome(f: OsFd | undefined, max: number): Promise<Buffer | null>;
+export async function readSome(f: OsFd | undefined, max: number, deadline: number | undefined): Promise<Buffer | null | typeof TIMEOUT>;
+export async function readSome(f: OsFd | undefined, max: number, deadline?: number): Promise<Buffer | null | typeof TIMEOUT> {
   if (!f) throw Object.assign(new Error('Bad file descriptor'), { code: 'EBADF' });
   const fd = f.nb ?? f.fd;
   const buf = Buffer.allocUnsafe(max);
@@ -198,7 +217,14 @@ export async function readSome(f: OsFd | undefined, max: number): Promise<Buffer
   if (f.mayBlock) {
     for (;;) {
       try {
-        const n = await threaded<number>((cb) => fs.read(fd, buf, 0, max, null, cb));
+        const p = threaded<number>((cb) => fs.read(fd, buf, 0, max, null, cb));
+        let n: number;
+        if (deadline !== undefined) {
+          p.catch(() => undefined);
+          const r = await Promise.race([p, new Promise<typeof TIMEOUT>((res) => setTimeout(() => res(TIMEOUT), Math.max(0, deadline - Date.now())).unref())]);
+          if (r === TIMEOUT) return TIMEOUT;
+          n = r;
+        } else n = await p;
         return n === 0 ? null : buf.subarray(0, n);
       } catch (e: any) {
         if (e.code === 'EAGAIN') { await pause(attempt++); continue; }
@@ -213,7 +239,11 @@ export async function readSome(f: OsFd | undefined, max: number): Promise<Buffer
       if (n === 0) return null;
       return buf.subarray(0, n);
     } catch (e: any) {
-      if (e.code === 'EAGAIN') { await pause(attempt++); continue; }
+      if (e.code === 'EAGAIN') {
+        if (deadline !== undefined && Date.now() >= deadline) return TIMEOUT;
+        await pause(attempt++);
+        continue;
+      }
       if (e.code === 'EOF') return null;
       throw e;
     }

@@ -29,12 +29,13 @@ export interface Var {
 }
 
 export interface Options {
+  errtrace?: boolean;
   errexit: boolean; nounset: boolean; xtrace: boolean; pipefail: boolean; noglob: boolean; noexec: boolean;
   noclobber: boolean; allexport: boolean; verbose: boolean; posix: boolean;
 }
 
 export const optionLetters: Record<string, keyof Options> = {
-  e: 'errexit', u: 'nounset', x: 'xtrace', f: 'noglob', n: 'noexec', C: 'noclobber', a: 'allexport', v: 'verbose',
+  e: 'errexit', E: 'errtrace', u: 'nounset', x: 'xtrace', f: 'noglob', n: 'noexec', C: 'noclobber', a: 'allexport', v: 'verbose',
 };
 
 export interface Job { id: number; pid: number; done: Promise<number>; status?: number; reaped?: boolean }
@@ -161,7 +162,7 @@ export class Shell {
       case 'BASH_SUBSHELL': return String(this.subshell);
       case 'SHELLOPTS': {
         const o = this.opts;
-        const on = ['braceexpand', o.errexit && 'errexit', 'hashall', 'interactive-comments', o.allexport && 'allexport', o.noclobber && 'noclobber',
+        const on = ['braceexpand', o.errexit && 'errexit', o.errtrace && 'errtrace', 'hashall', 'interactive-comments', o.allexport && 'allexport', o.noclobber && 'noclobber',
           o.noexec && 'noexec', o.noglob && 'noglob', o.nounset && 'nounset', o.pipefail && 'pipefail', o.posix && 'posix', o.verbose && 'verbose', o.xtrace && 'xtrace'];
         return on.filter(Boolean).sort().join(':');
       }
@@ -186,6 +187,7 @@ export class Shell {
     if (o.xtrace) s += 'x';
     s += 'B';
     if (o.noclobber) s += 'C';
+    if (o.errtrace) s += 'E';
     if (this.cMode && !this.noC) s += 'c';
     return s;
   }
@@ -436,7 +438,7 @@ export class Shell {
     s.params = this.params.slice();
     s.arg0 = this.arg0; s.errName = this.errName; s.cwd = this.cwd; s.status = this.status;
     s.opts = { ...this.opts }; s.shopt = new Set(this.shopt);
-    s.traps = new Map([...this.traps].filter(([k]) => k !== 'EXIT'));
+    s.traps = new Map([...this.traps].filter(([k]) => k !== 'EXIT' && (k !== 'ERR' || this.opts.errtrace)));
     s.lastBgPid = this.lastBgPid; s.funcDepth = this.funcDepth; s.loopDepth = 0; s.subshell = this.subshell + 1;
     s.bashpid = process.pid + 1000 + (++fakePid); s.dirStack = this.dirStack.slice(); s.source = this.source; s.curPos = this.curPos;
     s.funcNames = this.funcNames.slice(); s.startTime = this.startTime; s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
@@ -581,6 +583,7 @@ export class Shell {
   async errTrap(): Promise<void> {
     const t = this.traps.get('ERR');
     if (t === undefined || this.inErrTrap) return;
+    if (this.funcDepth > 0 && !this.opts.errtrace) return; // not inherited without set -E
     this.inErrTrap = true;
     const saved = this.status;
     try { await this.evalString(t, 'trap'); } finally { this.inErrTrap = false; this.status = saved; }

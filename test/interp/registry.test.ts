@@ -2,11 +2,13 @@
 // pipelines, redirections, cwd, environment and status like any other command.
 import { expect } from 'chai';
 import { registerPrivateCommand, unregisterPrivateCommand, listPrivateCommands } from '../../host/interp/registry.ts';
+import * as fs from 'node:fs';
 import { runInterp, freshDir, type Case } from './harness.ts';
 
 async function run(script: string, stdin = ''): Promise<{ stdout: string; stderr: string; status: number }> {
   const c: Case = { name: 't', script, stdin, file: 't' };
-  return runInterp(c, freshDir());
+  const dir = freshDir();
+  try { return await runInterp(c, dir); } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 }
 
 describe('interp private commands', () => {
