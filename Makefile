@@ -26,6 +26,7 @@ run: build
 	$(NODE_RUN) dist/hpatch-router.mjs $(ROUTER_ARGS)
 
 bench: build
+	node scripts/build-interp.mjs --snapshot
 	env -u NODE_EXTRA_CA_CERTS $(NODE_RUN) --import=tsx test/bench/run.ts
 
 install: build

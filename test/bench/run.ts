@@ -2,6 +2,7 @@
 import { benchProxyLatency } from './proxy-latency.ts';
 import { benchRewrite } from './rewrite-cost.ts';
 import { benchStartup, benchTranslate } from './plugin-host.ts';
+import { benchInterpColdStart, benchInterpThroughput } from './interp.ts';
 
 const quick = process.argv.includes('--quick');
 console.log(`# hpatch-router benchmarks — ${new Date().toISOString()}, node ${process.version}\n`);
@@ -12,3 +13,7 @@ console.log('');
 console.log(await benchTranslate(quick ? 200 : 2000));
 console.log('');
 console.log(await benchStartup(quick ? 2 : 5));
+console.log('');
+console.log(benchInterpColdStart(quick ? 5 : 20));
+console.log('');
+console.log(benchInterpThroughput(quick ? 2 : 5));

@@ -1,0 +1,66 @@
+// The interpreter (issue 4): cold start of `interp -c 'echo hi'` against `node -e 0` and bash, and
+// throughput on loop-, expansion- and pipeline-heavy scripts against bash, measured side by side.
+// Needs `node scripts/build-interp.mjs --snapshot` (make bench runs it) for the fast-start variants.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../support/codex-cli.ts';
+import { fmt, summarize } from './stats.ts';
+
+const env = { ...process.env };
+delete env['NODE_EXTRA_CA_CERTS'];
+const node = process.execPath;
+const dist = (f: string): string => join(PROJECT_ROOT, 'dist', f);
+
+function timeRun(cmd: string, args: string[]): number {
+  const t0 = performance.now();
+  const r = spawnSync(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${String(r.stderr)}`);
+  return ms;
+}
+
+/** Interleaved runs of every command; p50 each. */
+function compare(cmds: [string, string, string[]][], runs: number): Map<string, number> {
+  const samples = new Map(cmds.map(([name]) => [name, [] as number[]]));
+  for (let i = 0; i < runs + 2; i++) {
+    for (const [name, cmd, args] of cmds) {
+      const ms = timeRun(cmd, args);
+      if (i >= 2) samples.get(name)!.push(ms);
+    }
+  }
+  return new Map([...samples].map(([k, v]) => [k, summarize(v).p50]));
+}
+
+export function benchInterpColdStart(runs: number): string {
+  const cmds: [string, string, string[]][] = [
+    ['node -e 0', node, ['-e', '0']],
+    ["bash -c 'echo hi'", 'bash', ['-c', 'echo hi']],
+    ["hpatch-router interp -c 'echo hi' (router bundle)", node, ['--no-node-snapshot', dist('hpatch-router.mjs'), 'interp', '-c', 'echo hi']],
+  ];
+  if (existsSync(dist('interp-launch.cjs'))) cmds.push(['interp, CJS bundle + V8 code cache', node, [dist('interp-launch.cjs'), '-c', 'echo hi']]);
+  if (existsSync(dist('interp.blob'))) cmds.push(['interp, user-land startup snapshot', node, ['--snapshot-blob', dist('interp.blob'), '--', '-c', 'echo hi']]);
+  const p50 = compare(cmds, runs);
+  const base = p50.get('node -e 0')!;
+  const lines = [`Interpreter cold start (${runs} interleaved runs, p50, NODE_EXTRA_CA_CERTS unset)`, '| command | p50 | vs node -e 0 |', '|---|---|---|'];
+  for (const [name, ms] of p50) lines.push(`| ${name} | ${fmt(ms)} | ${(ms / base).toFixed(2)}× |`);
+  return lines.join('\n');
+}
+
+const SCRIPTS: Record<string, string> = {
+  'arithmetic loop (20k iterations)': 'i=0; s=0; while [ $i -lt 20000 ]; do s=$((s + i * 2)); i=$((i + 1)); done; echo $s',
+  'expansion-heavy (5k iterations)': 'x=abcdefghij; for i in $(seq 5000); do y=${x//c/C}; z=${y:2:5}; w=${#z}; a[$i]=$z$w; done; echo ${#a[@]} ${a[17]}',
+  'pipeline per iteration (200)': 'for i in $(seq 200); do echo "line $i" | tr a-z A-Z | cut -c1-4 >/dev/null; done; echo done',
+  'while read over 20k lines': 'seq 20000 | while read -r n; do t=$((t + n)); done; echo ok',
+};
+
+export function benchInterpThroughput(runs: number): string {
+  const launcher = existsSync(dist('interp-launch.cjs')) ? [dist('interp-launch.cjs')] : ['--no-node-snapshot', dist('hpatch-router.mjs'), 'interp'];
+  const lines = [`Interpreter throughput vs bash (${runs} interleaved runs, p50, including process start)`, '| script | bash | interp | ratio |', '|---|---|---|---|'];
+  for (const [name, script] of Object.entries(SCRIPTS)) {
+    const p50 = compare([['bash', 'bash', ['-c', script]], ['interp', node, [...launcher, '-c', script]]], runs);
+    const b = p50.get('bash')!, i = p50.get('interp')!;
+    lines.push(`| ${name} | ${fmt(b)} | ${fmt(i)} | ${(i / b).toFixed(2)}× |`);
+  }
+  return lines.join('\n');
+}
