@@ -1,30 +1,11 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import * as core from '../../isolates/core-v1/index.ts';
 import { bootstrapModuleSource, coreModuleSource } from '../../host/plugins/core-artifact.ts';
-import { DEFAULT_LIMITS, PluginIsolate, type IsolateLimits } from '../../host/plugins/isolate.ts';
+import { DEFAULT_LIMITS, PluginIsolate } from '../../host/plugins/isolate.ts';
 import { PluginCallError, PluginLoadError } from '../../host/plugins/plugin-errors.ts';
-import { FIXTURES } from '../support/fixtures.ts';
+import { fixture, load, loadError } from './isolation-fixtures.ts';
 
-const DIR = join(FIXTURES, 'plugins', 'isolation');
-const fixture = (name: string): string => join(DIR, `${name}.mjs`);
-
-function load(name: string, limits?: Partial<IsolateLimits>): Promise<PluginIsolate> {
-  const file = fixture(name);
-  return PluginIsolate.load({ file, source: readFileSync(file, 'utf8'), ...(limits ? { limits } : {}) });
-}
-
-async function loadError(name: string): Promise<PluginLoadError> {
-  try {
-    (await load(name)).dispose();
-  } catch (e) {
-    expect(e).to.be.instanceOf(PluginLoadError);
-    expect((e as PluginLoadError).file).to.equal(fixture(name));
-    return e as PluginLoadError;
-  }
-  throw new Error(`${name} loaded`);
-}
 
 const CARRIERS = ['exec_command'] as const;
 

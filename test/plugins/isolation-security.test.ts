@@ -2,30 +2,10 @@
 // the attempt fails with an attributed error while the router process (this mocha process) and the
 // plugin's other calls carry on.
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { PluginIsolate, type IsolateLimits } from '../../host/plugins/isolate.ts';
-import { PluginCallError, PluginLoadError, type PluginCallFailure } from '../../host/plugins/plugin-errors.ts';
-import { FIXTURES } from '../support/fixtures.ts';
+import { PluginIsolate } from '../../host/plugins/isolate.ts';
+import { PluginCallError, type PluginCallFailure } from '../../host/plugins/plugin-errors.ts';
+import { fixture, load, loadError } from './isolation-fixtures.ts';
 
-const DIR = join(FIXTURES, 'plugins', 'isolation');
-const fixture = (name: string): string => join(DIR, `${name}.mjs`);
-
-function load(name: string, limits?: Partial<IsolateLimits>): Promise<PluginIsolate> {
-  const file = fixture(name);
-  return PluginIsolate.load({ file, source: readFileSync(file, 'utf8'), ...(limits ? { limits } : {}) });
-}
-
-async function loadError(name: string): Promise<PluginLoadError> {
-  try {
-    (await load(name)).dispose();
-  } catch (e) {
-    expect(e).to.be.instanceOf(PluginLoadError);
-    expect((e as PluginLoadError).file).to.equal(fixture(name));
-    return e as PluginLoadError;
-  }
-  throw new Error(`${name} loaded`);
-}
 
 const translate = (p: PluginIsolate, tool: string, input = 'x') => p.translate({ tool, input, carriers: ['exec_command'], threadId: 't' });
 const execute = (p: PluginIsolate, tool: string, readStdin: () => string = () => 'STDIN') => p.execute({ tool, argv: ['a'], cwd: '/w', readStdin });
