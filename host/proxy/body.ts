@@ -1,6 +1,6 @@
 // Reading and decoding message bodies at the edge, with bounds.
 import { once } from 'node:events';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { brotliDecompressSync, createBrotliDecompress, createGunzip, createInflate, gunzipSync, inflateSync } from 'node:zlib';
 

@@ -3,11 +3,10 @@
 // translates and executes through the real plugin host. Also: the SDK's core typings are current.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { build } from 'esbuild';
-import { PluginIsolate } from '../../host/plugins/isolate.ts';
 import { loadPlugins, disposeAll } from '../../host/plugins/load-plugins.ts';
 import { PROJECT_ROOT } from '../support/codex-cli.ts';
 import { tempDir } from '../support/temp-dir.ts';
