@@ -15,6 +15,7 @@ deps: node_modules/.package-lock.json
 
 build: deps
 	node scripts/build.mjs
+	node scripts/build-interp.mjs
 
 typecheck: deps
 	npx tsc --noEmit -p tsconfig.json

@@ -36,7 +36,8 @@ export function benchInterpColdStart(runs: number): string {
   const cmds: [string, string, string[]][] = [
     ['node -e 0', node, ['-e', '0']],
     ["bash -c 'echo hi'", 'bash', ['-c', 'echo hi']],
-    ["hpatch-router interp -c 'echo hi' (router bundle)", node, ['--no-node-snapshot', dist('hpatch-router.mjs'), 'interp', '-c', 'echo hi']],
+    ["hpatch-router interp -c 'echo hi' (installed launcher)", join(PROJECT_ROOT, 'bin', 'hpatch-router'), ['interp', '-c', 'echo hi']],
+    ['same through the router ESM bundle', node, ['--no-node-snapshot', dist('hpatch-router.mjs'), 'interp', '-c', 'echo hi']],
   ];
   if (existsSync(dist('interp-launch.cjs'))) cmds.push(['interp, CJS bundle + V8 code cache', node, [dist('interp-launch.cjs'), '-c', 'echo hi']]);
   if (existsSync(dist('interp.blob'))) cmds.push(['interp, user-land startup snapshot', node, ['--snapshot-blob', dist('interp.blob'), '--', '-c', 'echo hi']]);

@@ -3,10 +3,11 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROUTER_DIST, startRouterProcess } from '../support/router-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
+import { PROJECT_ROOT } from '../support/codex-cli.ts';
 
 const emptyConfig = tempDir('cli-config');
 after(() => emptyConfig.cleanup());
@@ -70,6 +71,23 @@ describe('hpatch-router command line', () => {
       expect(r.stderr).to.contain(`cannot listen on 127.0.0.1:${port}`).and.contain('EADDRINUSE');
     } finally {
       blocker.close();
+    }
+  });
+
+  it('the launcher runs `interp` from the interpreter bundle, only when invoked as hpatch-router', () => {
+    const launcher = join(PROJECT_ROOT, 'bin', 'hpatch-router');
+    const r = spawnSync(launcher, ['interp', '-c', 'echo "hi $1"; exit 5', 'name', 'world'], { encoding: 'utf8' });
+    expect(r.stdout).to.equal('hi world\n');
+    expect(r.status).to.equal(5);
+    // A plugin frontend whose first argument happens to be "interp" stays a frontend.
+    const dir = tempDir('launcher-alias');
+    try {
+      symlinkSync(launcher, join(dir.dir, 'some_tool'));
+      const f = spawnSync(join(dir.dir, 'some_tool'), ['interp', '-c', 'echo escaped'], { encoding: 'utf8', env: { ...process.env, HPATCH_RUNTIME_DIR: join(dir.dir, 'runtime') } });
+      expect(f.stdout).to.not.contain('escaped');
+      expect(f.status).to.equal(126);
+    } finally {
+      dir.cleanup();
     }
   });
 });
