@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Assign } from './ast.ts';
-import type { Shell, Var } from './runner.ts';
+import type { Job, Shell, Var } from './runner.ts';
 import { errnoMsg, fromBytes, optionLetters } from './runner.ts';
 import { ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { readSome, readByteSync, AGAIN, TIMEOUT } from './io.ts';
@@ -139,7 +139,84 @@ function cFloat(v: number, conv: string, prec: number | undefined, flags: string
   return s;
 }
 
-export function formatPrintf(fmt: string, args: string[], errs: string[]): { out: string; stop: boolean } {
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** strftime(3) in the C locale for `printf '%(fmt)T'`; `tz` is the shell's TZ (IANA names and UTC). */
+export function strftime(fmt: string, secs: number, tz: string | undefined): string {
+  let zone: string | undefined = tz;
+  if (tz !== undefined && /^(UTC|GMT|UCT)?0?$/i.test(tz)) zone = 'UTC';
+  let fields: Record<string, string>;
+  try {
+    const f = new Intl.DateTimeFormat('en-US', { timeZone: zone || undefined, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', weekday: 'short', timeZoneName: 'short' });
+    fields = Object.fromEntries(f.formatToParts(new Date(secs * 1000)).map((p) => [p.type, p.value]));
+  } catch {
+    return strftime(fmt, secs, 'UTC');
+  }
+  const Y = Number(fields['year']), mo = Number(fields['month']) - 1, d = Number(fields['day']);
+  const H = Number(fields['hour']) % 24, M = Number(fields['minute']), S = Number(fields['second']);
+  const offMin = Math.round((Date.UTC(Y, mo, d, H, M, S) - secs * 1000) / 60000);
+  const wd = new Date(Date.UTC(Y, mo, d)).getUTCDay();
+  const yday = Math.round((Date.UTC(Y, mo, d) - Date.UTC(Y, 0, 1)) / 86400000);
+  let zname = fields['timeZoneName'] ?? 'UTC';
+  if (zname === 'GMT' && (zone === 'UTC' || zone === undefined)) zname = 'UTC';
+  const p2 = (n: number): string => String(n).padStart(2, '0');
+  const sp2 = (n: number): string => String(n).padStart(2, ' ');
+  const isoWeek = (): [number, number] => {
+    const wdm = (wd + 6) % 7; // Monday = 0
+    const thu = Date.UTC(Y, mo, d) + (3 - wdm) * 86400000;
+    const ty = new Date(thu).getUTCFullYear();
+    return [ty, Math.floor((thu - Date.UTC(ty, 0, 1)) / 86400000 / 7) + 1];
+  };
+  const conv = (c: string): string => {
+    switch (c) {
+      case 'a': return DAYS[wd]!.slice(0, 3);
+      case 'A': return DAYS[wd]!;
+      case 'b': case 'h': return MONTHS[mo]!.slice(0, 3);
+      case 'B': return MONTHS[mo]!;
+      case 'c': return `${conv('a')} ${conv('b')} ${sp2(d)} ${conv('T')} ${Y}`;
+      case 'C': return p2(Math.floor(Y / 100));
+      case 'd': return p2(d);
+      case 'D': return `${p2(mo + 1)}/${p2(d)}/${p2(Y % 100)}`;
+      case 'e': return sp2(d);
+      case 'F': return `${Y}-${p2(mo + 1)}-${p2(d)}`;
+      case 'g': return p2(isoWeek()[0] % 100);
+      case 'G': return String(isoWeek()[0]);
+      case 'H': return p2(H);
+      case 'I': return p2(H % 12 || 12);
+      case 'j': return String(yday + 1).padStart(3, '0');
+      case 'k': return sp2(H);
+      case 'l': return sp2(H % 12 || 12);
+      case 'm': return p2(mo + 1);
+      case 'M': return p2(M);
+      case 'n': return '\n';
+      case 'p': return H < 12 ? 'AM' : 'PM';
+      case 'P': return H < 12 ? 'am' : 'pm';
+      case 'r': return `${p2(H % 12 || 12)}:${p2(M)}:${p2(S)} ${conv('p')}`;
+      case 'R': return `${p2(H)}:${p2(M)}`;
+      case 's': return String(secs);
+      case 'S': return p2(S);
+      case 't': return '\t';
+      case 'T': return `${p2(H)}:${p2(M)}:${p2(S)}`;
+      case 'u': return String(wd || 7);
+      case 'U': return p2(Math.floor((yday + 7 - wd) / 7));
+      case 'V': return p2(isoWeek()[1]);
+      case 'w': return String(wd);
+      case 'W': return p2(Math.floor((yday + 7 - ((wd + 6) % 7)) / 7));
+      case 'x': return conv('D');
+      case 'X': return conv('T');
+      case 'y': return p2(Y % 100);
+      case 'Y': return String(Y);
+      case 'z': { const a = Math.abs(offMin); return (offMin < 0 ? '-' : '+') + p2(Math.floor(a / 60)) + p2(a % 60); }
+      case 'Z': return zname;
+      case '%': return '%';
+      default: return '%' + c;
+    }
+  };
+  return fmt.replace(/%[EO]?(.)/gs, (_, c: string) => conv(c));
+}
+
+export function formatPrintf(fmt: string, args: string[], errs: string[], tz?: string, startTime?: number): { out: string; stop: boolean } {
   let o = '';
   let ai = 0;
   let stop = false;
@@ -156,6 +233,22 @@ export function formatPrintf(fmt: string, args: string[], errs: string[]): { out
         continue;
       }
       if (c !== '%') { o += c; continue; }
+      const t = /^%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?\(([^)]*)\)T/.exec(fmt.slice(i));
+      if (t) {
+        i += t[0].length - 1;
+        let width: number | undefined = t[2] === '*' ? Number(numArg(next(), errs)) : t[2] ? Number(t[2]) : undefined;
+        let left = t[1]!.includes('-');
+        if (width !== undefined && width < 0) { left = true; width = -width; }
+        const prec: number | undefined = t[3] === undefined ? undefined : t[3] === '*' ? Number(numArg(next(), errs)) : Number(t[3] || '0');
+        const arg = next();
+        let secs = arg === undefined || arg === '' ? -1 : Number(numArg(arg, errs));
+        if (secs === -1) secs = Math.floor(Date.now() / 1000);
+        else if (secs === -2) secs = Math.floor((startTime ?? Date.now()) / 1000);
+        let s = strftime(t[4]!, secs, tz);
+        if (prec !== undefined && prec >= 0) s = s.slice(0, prec);
+        o += pad(s, width, left);
+        continue;
+      }
       const m = /^%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([hlLjzt]*)([diouxXeEfFgGcsbq%])?/.exec(fmt.slice(i));
       if (!m || !m[5]) { errs.push(`\`${fmt[i + (m ? m[0].length : 1)] ?? ''}': invalid format character`); stop = true; return; }
       i += m[0].length - 1;
@@ -228,7 +321,7 @@ def(['printf'], async (sh, args) => {
   const fmt = args[i];
   if (fmt === undefined) { await sh.writeFd(2, 'printf: usage: printf [-v var] format [arguments]\n'); return 2; }
   const errs: string[] = [];
-  const r = formatPrintf(fmt, args.slice(i + 1), errs);
+  const r = formatPrintf(fmt, args.slice(i + 1), errs, sh.getVar('TZ'), sh.startTime);
   if (varName) {
     if (/\[/.test(varName)) { const m = /^(.*?)\[(.*)\]$/.exec(varName)!; sh.setElem(m[1]!, m[2]!, r.out); }
     else sh.setVar(varName, r.out);
@@ -854,10 +947,15 @@ def(['source', '.'], async (sh, args) => {
   sh.errName = file;
   sh.sourcing++;
   try {
-    return await sh.stmts(f.Stmts);
-  } catch (e) {
-    if (e instanceof ReturnSignal) return e.status;
-    throw e;
+    let st: number;
+    try {
+      st = await sh.stmts(f.Stmts);
+    } catch (e) {
+      if (e instanceof ReturnSignal) st = e.status;
+      else throw e;
+    }
+    await sh.returnTrap();
+    return st;
   } finally {
     sh.sourcing--;
     sh.source = savedSrc;
@@ -957,12 +1055,26 @@ def(['wait'], async (sh, args) => {
   if (ids.length === 0) { await sh.waitAll(); return 0; }
   let st = 0;
   for (const id of ids) {
-    const j = sh.jobs.find((x) => String(x.pid) === id || `%${x.id}` === id);
+    const j = id.startsWith('%') ? findJob(sh, id) : sh.jobs.find((x) => String(x.pid) === id);
     if (!j) { await errOut(sh, 'wait', `pid ${id} is not a child of this shell`); st = 127; continue; }
     st = await j.done;
   }
   return st;
 });
+
+/** A job spec (`%n`, `%%`, `%+`, `%-`, `%string`) → job; running jobs first, like bash's table. */
+function findJob(sh: Shell, spec: string): Job | undefined {
+  const all = sh.jobs.filter((j) => j.num !== undefined);
+  const running = all.filter((j) => j.status === undefined).sort((a, b) => a.num! - b.num!);
+  const s = spec.slice(1);
+  if (s === '' || s === '%' || s === '+') return running[running.length - 1];
+  if (s === '-') return running[running.length - 2];
+  if (/^\d+$/.test(s)) {
+    const n = Number(s);
+    return running.find((j) => j.num === n) ?? all.filter((j) => j.num === n).pop() ?? sh.jobs.find((j) => j.id === n);
+  }
+  return running.find((j) => j.cmd?.startsWith(s));
+}
 
 const sigNames = ['EXIT', 'HUP', 'INT', 'QUIT', 'ILL', 'TRAP', 'ABRT', 'BUS', 'FPE', 'KILL', 'USR1', 'SEGV', 'USR2', 'PIPE', 'ALRM', 'TERM'];
 function normSig(s: string): string | undefined {
@@ -1078,7 +1190,206 @@ def(['umask'], async (sh, args) => {
   return 1;
 });
 
-def(['enable', 'disown'], async () => 0);
+def(['caller'], async (sh, args) => {
+  const f = sh.callStack('FUNCNAME')!, l = sh.callStack('BASH_LINENO')!, src = sh.callStack('BASH_SOURCE')!;
+  if (args.length < 2) {
+    if (l[0] === undefined) return 1;
+    await out(sh, `${l[0]} ${src[1] ?? 'NULL'}\n`);
+    return 0;
+  }
+  const a = args[1]!;
+  if (!/^\d+$/.test(a)) {
+    if (l[0] === undefined) return 1;
+    await errOut(sh, 'caller', `${a}: invalid number`);
+    await sh.writeFd(2, 'caller: usage: caller [expr]\n');
+    return 2;
+  }
+  const n = Number(a);
+  if (f[n + 1] === undefined) return 1;
+  await out(sh, `${l[n]} ${f[n + 1]} ${src[n + 1]}\n`);
+  return 0;
+});
+
+// letter, description, units, /proc/self/limits row, divisor
+const ulimitTable: [string, string, string, string, number][] = [
+  ['R', 'real-time non-blocking time', 'microseconds', 'Max realtime timeout', 1],
+  ['c', 'core file size', 'blocks', 'Max core file size', 1024],
+  ['d', 'data seg size', 'kbytes', 'Max data size', 1024],
+  ['e', 'scheduling priority', '', 'Max nice priority', 1],
+  ['f', 'file size', 'blocks', 'Max file size', 1024],
+  ['i', 'pending signals', '', 'Max pending signals', 1],
+  ['l', 'max locked memory', 'kbytes', 'Max locked memory', 1024],
+  ['m', 'max memory size', 'kbytes', 'Max resident set', 1024],
+  ['n', 'open files', '', 'Max open files', 1],
+  ['p', 'pipe size', '512 bytes', '', 1],
+  ['q', 'POSIX message queues', 'bytes', 'Max msgqueue size', 1],
+  ['r', 'real-time priority', '', 'Max realtime priority', 1],
+  ['s', 'stack size', 'kbytes', 'Max stack size', 1024],
+  ['t', 'cpu time', 'seconds', 'Max cpu time', 1],
+  ['u', 'max user processes', '', 'Max processes', 1],
+  ['v', 'virtual memory', 'kbytes', 'Max address space', 1024],
+  ['x', 'file locks', '', 'Max file locks', 1],
+];
+
+function readLimit(sh: Shell, letter: string): [string, string] {
+  const set = sh.ulimits.get(letter);
+  if (set) return set;
+  const row = ulimitTable.find((r) => r[0] === letter)!;
+  if (letter === 'p') return ['8', '8'];
+  let text = '';
+  try { text = fs.readFileSync('/proc/self/limits', 'latin1'); } catch { /* not Linux */ }
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(row[3] + ' ')) continue;
+    const f = line.slice(row[3].length).trim().split(/\s+/);
+    const conv = (v: string | undefined): string => (v === undefined || v === 'unlimited' ? 'unlimited' : String(BigInt(v) / BigInt(row[4])));
+    return [conv(f[0]), conv(f[1])];
+  }
+  return ['unlimited', 'unlimited'];
+}
+
+def(['ulimit'], async (sh, args) => {
+  const fail = (msg: string): Promise<void> => errOut(sh, 'ulimit', msg);
+  let soft = false, hard = false, all = false;
+  const letters: string[] = [];
+  let value: string | undefined;
+  for (let i = 1; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') { value = args[i + 1]; break; }
+    if (a.startsWith('-') && a.length > 1) {
+      for (const c of a.slice(1)) {
+        if (c === 'S') soft = true;
+        else if (c === 'H') hard = true;
+        else if (c === 'a') all = true;
+        else if (ulimitTable.some((r) => r[0] === c)) letters.push(c);
+        else {
+          await fail(`-${c}: invalid option`);
+          await sh.writeFd(2, 'ulimit: usage: ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]\n');
+          return 2;
+        }
+      }
+      continue;
+    }
+    value = a;
+  }
+  const label = (r: [string, string, string, string, number]): string =>
+    r[1].padEnd(20) + ' ' + (r[2] ? `(${r[2]}, -${r[0]}) ` : `(-${r[0]}) `).padStart(20);
+  if (all) {
+    for (const r of ulimitTable) { const l = readLimit(sh, r[0]); await out(sh, label(r) + (hard ? l[1] : l[0]) + '\n'); }
+    return 0;
+  }
+  if (letters.length === 0) letters.push('f');
+  if (value === undefined) {
+    for (const c of letters) {
+      const r = ulimitTable.find((x) => x[0] === c)!;
+      const l = readLimit(sh, c);
+      await out(sh, (letters.length > 1 ? label(r) : '') + (hard ? l[1] : l[0]) + '\n');
+    }
+    return 0;
+  }
+  const c = letters[letters.length - 1]!;
+  const r = ulimitTable.find((x) => x[0] === c)!;
+  const cur = readLimit(sh, c);
+  let v: string;
+  if (value === 'unlimited') v = 'unlimited';
+  else if (value === 'hard') v = cur[1];
+  else if (value === 'soft') v = cur[0];
+  else if (/^\d+$/.test(value)) v = String(BigInt(value));
+  else { await fail(`${value}: invalid number`); return 1; }
+  const big = (x: string): bigint => (x === 'unlimited' ? 1n << 64n : BigInt(x));
+  const setSoft = soft || !hard, setHard = hard || !soft;
+  if (big(v) > big(cur[1]) || (c === 'p' && v !== cur[0])) { await fail(`${r[1]}: cannot modify limit: Operation not permitted`); return 1; }
+  const next: [string, string] = [setSoft ? v : cur[0], setHard ? v : cur[1]];
+  if (big(next[0]) > big(next[1])) { await fail(`${r[1]}: cannot modify limit: Invalid argument`); return 1; }
+  sh.ulimits.set(c, next);
+  return 0;
+});
+
+// Job control is off in a non-interactive shell: `fg`/`bg` fail like bash's, `jobs` lists running jobs.
+def(['fg', 'bg'], async (sh, args) => { await errOut(sh, args[0]!, 'no job control'); return 1; });
+
+def(['jobs'], async (sh, args) => {
+  let mode = '';
+  for (const a of args.slice(1)) {
+    if (/^-[lprsn]+$/.test(a)) { mode += a.slice(1); continue; }
+    if (a.startsWith('-') && a !== '-') {
+      await errOut(sh, 'jobs', `${a.slice(0, 2)}: invalid option`);
+      await sh.writeFd(2, 'jobs: usage: jobs [-lnprs] [jobspec ...] or jobs -x command [args]\n');
+      return 2;
+    }
+  }
+  if (mode.includes('s')) return 0;
+  const running = [...sh.inheritedJobs, ...sh.jobs].filter((j) => j.num !== undefined && j.status === undefined).sort((a, b) => a.num! - b.num!);
+  const n = running.length;
+  for (let i = 0; i < n; i++) {
+    const j = running[i]!;
+    const mark = i === n - 1 ? '+' : i === n - 2 ? '-' : ' ';
+    if (mode.includes('p')) await out(sh, `${j.pid}\n`);
+    else await out(sh, `[${j.num}]${mark} ${mode.includes('l') ? `${String(j.pid).padStart(5)} ` : ' '}${'Running'.padEnd(24)}${j.cmd} &\n`);
+  }
+  return 0;
+});
+
+def(['enable'], async () => 0);
+
+def(['disown'], async (sh, args) => {
+  const specs = args.slice(1).filter((a) => !/^-[ahr]+$/.test(a));
+  const all = args.slice(1).some((a) => /^-[hr]*a/.test(a));
+  let st = 0;
+  if (specs.length === 0) {
+    const run = sh.jobs.filter((j) => j.num !== undefined && j.status === undefined).sort((a, b) => a.num! - b.num!);
+    for (const j of all ? run : run.slice(-1)) j.num = undefined;
+    return 0;
+  }
+  for (const p of specs) {
+    const j = p.startsWith('%') ? findJob(sh, p) : sh.jobs.find((x) => String(x.pid) === p);
+    if (!j) { await errOut(sh, 'disown', `${p}: no such job`); st = 1; continue; }
+    j.num = undefined;
+  }
+  return st;
+});
+
+// Non-interactive bash: no history, no line editing, no completion, no job control.
+def(['history'], async () => 0);
+def(['suspend'], async (sh) => { await errOut(sh, 'suspend', 'cannot suspend: no job control'); return 1; });
+def(['logout'], async (sh) => { await errOut(sh, 'logout', "not login shell: use `exit'"); return 1; });
+def(['bind'], async (sh) => { await errOut(sh, 'bind', 'warning: line editing not enabled'); return 0; });
+def(['complete', 'compopt'], async () => 0);
+
+def(['compgen'], async (sh, args) => {
+  let words: string[] = [];
+  let i = 1;
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') { i++; break; }
+    if (!a.startsWith('-') || a === '-') break;
+    const o = a.slice(1);
+    if (o === 'W') { const w = args[++i] ?? ''; const ifs = sh.getVar('IFS') ?? ' \t\n'; words.push(...w.split(new RegExp(`[${ifs.replace(/[\]\\^-]/g, '\\$&')}]+`)).filter((x) => x !== '')); continue; }
+    if (o === 'A') { const k = args[++i] ?? ''; words.push(...compgenKind(sh, k)); continue; }
+    for (const c of o) {
+      const k = ({ v: 'variable', a: 'alias', b: 'builtin', k: 'keyword', e: 'export' } as Record<string, string>)[c];
+      if (k) words.push(...compgenKind(sh, k));
+    }
+  }
+  const prefix = args[i] ?? '';
+  const hits = words.filter((w) => w.startsWith(prefix));
+  for (const w of hits) await out(sh, w + '\n');
+  return hits.length ? 0 : 1;
+});
+
+function compgenKind(sh: Shell, kind: string): string[] {
+  switch (kind) {
+    case 'function': return [...sh.funcs.keys()].sort();
+    case 'alias': return [...sh.aliases.keys()].sort();
+    case 'builtin': return [...builtins.keys()].sort();
+    case 'keyword': return ['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', '{', '}', '!', '[[', ']]', 'coproc'];
+    case 'variable': case 'export': {
+      const names = new Set<string>();
+      for (const sc of sh.scopes) for (const [k, v] of sc) if (kind === 'variable' || v.exported) names.add(k);
+      return [...names].sort();
+    }
+    default: return [];
+  }
+}
 def(['hash'], async (sh, args) => { if (args.length === 1) await out(sh, 'hash: hash table empty\n'); return 0; });
 def(['times'], async (sh) => { await out(sh, '0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n'); return 0; });
 
@@ -1094,9 +1405,17 @@ def(['kill'], async (sh, args) => {
   if (i >= args.length) { await errOut(sh, 'kill', 'usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]'); return 2; }
   for (const p of args.slice(i)) {
     let pid: number;
-    if (p.startsWith('%')) { const j = sh.jobs.find((x) => `%${x.id}` === p); if (!j) { await errOut(sh, 'kill', `${p}: no such job`); st = 1; continue; } pid = j.pid; }
+    if (p.startsWith('%')) { const j = findJob(sh, p); if (!j) { await errOut(sh, 'kill', `${p}: no such job`); st = 1; continue; } pid = j.pid; }
     else pid = Number(p);
     if (!Number.isInteger(pid)) { await errOut(sh, 'kill', `${p}: arguments must be process or job IDs`); st = 1; continue; }
+    if (pid === process.pid && sh.subshell === 0 && typeof name === 'string') {
+      // a trapped signal sent to the shell itself: bash runs the trap before the next command
+      const trap = sh.traps.get(name.slice(3));
+      if (trap !== undefined) {
+        if (trap !== '') { sh.status = 0; await sh.evalString(trap, 'trap'); }
+        continue;
+      }
+    }
     try { process.kill(pid, name as NodeJS.Signals | number); } catch (e: any) {
       await errOut(sh, 'kill', `(${p}) - ${e.code === 'ESRCH' ? 'No such process' : e.code === 'EPERM' ? 'Operation not permitted' : errnoMsg(e)}`);
       st = 1;

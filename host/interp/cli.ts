@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isatty } from 'node:tty';
 import { parse, ParseError } from './parser.ts';
-import { Shell, toBytes, fromBytes, optionLetters, type Options } from './runner.ts';
+import { Shell, toBytes, fromBytes, optionLetters, setScriptRunner, type Options } from './runner.ts';
 import { inheritedFd, pendingBlockingOps } from './io.ts';
 import type { File } from './ast.ts';
 import { setUtf8Locale } from './expand.ts';
@@ -68,6 +68,30 @@ export function newShell(o: RunOptions = {}): Shell {
   sh.procGroups = o.procGroups ?? !(safeTty(0) || safeTty(1) || safeTty(2));
   return sh;
 }
+
+// bash runs an executable without `#!` in a subshell reset to a new shell's state: exported
+// variables only, no functions/aliases/traps, default options, $0 and positional parameters from argv.
+setScriptRunner(async (parent, src, args) => {
+  const name = args[0]!;
+  let file: File;
+  try {
+    file = parse(src.toString('utf8'), false);
+  } catch (e) {
+    if (e instanceof ParseError) { await parent.writeFd(2, `${name}: ${e.line}:${e.col}: ${e.text}\n`).catch(() => undefined); return 2; }
+    throw e;
+  }
+  const sh = newShell({ name, params: args.slice(1), env: parent.environ(), cwd: fromBytes(parent.cwd), fds: {}, procGroups: parent.procGroups });
+  sh.fds = parent.fds.clone();
+  sh.cMode = false;
+  sh.ulimits = new Map(parent.ulimits);
+  sh.children = parent.children; sh.groups = parent.groups; sh.cancel = parent.cancel; sh.cancelStatus = parent.cancelStatus;
+  sh.setSource(src.toString('latin1'), name);
+  try {
+    return await sh.runFile(file);
+  } finally {
+    sh.fds.releaseAll();
+  }
+});
 
 function os_hostname(): string { try { return fs.readFileSync('/proc/sys/kernel/hostname', 'utf8').trim(); } catch { return 'localhost'; } }
 function safeTty(fd: number): boolean { try { return isatty(fd); } catch { return false; } }

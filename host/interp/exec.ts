@@ -100,7 +100,7 @@ export function runExternal(sh: Shell, file: string, args: string[]): Promise<nu
       }
       if (done) return;
       done = true;
-      if (code === null && signal && signal !== 'SIGINT' && signal !== 'SIGPIPE') {
+      if (code === null && signal && signal !== 'SIGINT' && signal !== 'SIGPIPE' && !sh.inBackground) {
         const desc = signalDescriptions[signal] ?? signal;
         void sh.writeFd(2, signal === 'SIGTERM' ? `${desc}\n` : `${sh.errName}: line ${sh.lineOf(sh.curPos)}: ${pid} ${desc.padEnd(22)}${args.join(' ')}\n`).catch(() => undefined)
           .then(() => resolve(128 + signalNumber(signal)));

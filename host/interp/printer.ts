@@ -33,7 +33,7 @@ class Printer {
       this.heredocs.push(b + d + '\n');
       return `${n}${op}${delim}`;
     }
-    if (r.Op === Tok.dplIn || r.Op === Tok.dplOut) return `${n}${op}${this.word(r.Word)}`;
+    if (r.Op === Tok.dplIn || r.Op === Tok.dplOut) return `${n || (r.Op === Tok.dplIn ? '0' : '1')}${op}${this.word(r.Word)}`;
     return `${n}${op} ${this.word(r.Word)}`;
   }
 
@@ -90,7 +90,7 @@ class Printer {
         return parts.join(' ');
       }
       case 'Block': return `{ \n${this.list(c.Stmts, inner, false)}\n${ind}}`;
-      case 'Subshell': return `( ${this.inline(c.Stmts, ind)} )`;
+      case 'Subshell': return `( ${c.Stmts.map((x) => this.stmt(x, ind)).join(';\n' + ind)} )`;
       case 'BinaryCmd': {
         const op = c.Op === Tok.andAnd ? '&&' : c.Op === Tok.orOr ? '||' : c.Op === Tok.orAnd ? '|&' : '|';
         return `${this.stmt(c.X, ind)} ${op} ${this.stmt(c.Y, ind)}`;
@@ -110,7 +110,7 @@ class Printer {
         const L = c.Loop;
         const head = L.type === 'WordIter'
           ? `${c.Select ? 'select' : 'for'} ${L.Name.Value}${L.InPos ? ' in ' + L.Items.map((w) => this.word(w)).join(' ') : ''};`
-          : `for ((${this.arithText(L.Init)}; ${this.arithText(L.Cond)}; ${this.arithText(L.Post)} ))`;
+          : `for ((${this.arithText(L.Init)}; ${this.arithText(L.Cond)}; ${this.arithText(L.Post)}))`;
         return `${head}\n${ind}do\n${this.list(c.Do, inner, true)}\n${ind}done`;
       }
       case 'CaseClause': {
@@ -135,17 +135,20 @@ class Printer {
   }
 
   arithText(e: import('./ast.ts').ArithmExpr | null): string {
-    if (!e) return '';
-    if (e.type === 'Word') return ' ' + this.word(e);
-    return ' ' + (arithRangeText(this.src, e) ?? '');
+    // bash prints each part of `for ((…))` as written (trailing blanks kept), or 1 when empty
+    if (!e) return '1';
+    const r = arithRange(e);
+    if (!r) return e.type === 'Word' ? this.word(e) : '';
+    return this.src.slice(r[0], r[1]) + (/^[ \t]*/.exec(this.src.slice(r[1]))?.[0] ?? '');
   }
 }
 
-function arithRangeText(src: string, e: import('./ast.ts').ArithmExpr): string | undefined {
-  const lo = (n: import('./ast.ts').ArithmExpr): number | undefined => n.type === 'Word' ? wordRange(n)?.[0] : n.type === 'BinaryArithm' ? lo(n.X) : n.type === 'UnaryArithm' ? (n.Post ? lo(n.X) : n.OpPos) : undefined;
-  const hi = (n: import('./ast.ts').ArithmExpr): number | undefined => n.type === 'Word' ? wordRange(n)?.[1] : n.type === 'BinaryArithm' ? hi(n.Y) : n.type === 'UnaryArithm' ? (n.Post ? n.OpPos + 2 : hi(n.X)) : undefined;
+function arithRange(e: import('./ast.ts').ArithmExpr): [number, number] | undefined {
+  type P = { Lparen: number; Rparen: number };
+  const lo = (n: import('./ast.ts').ArithmExpr): number | undefined => n.type === 'Word' ? wordRange(n)?.[0] : n.type === 'BinaryArithm' ? lo(n.X) : n.type === 'UnaryArithm' ? (n.Post ? lo(n.X) : n.OpPos) : n.type === 'ParenArithm' ? (n as unknown as P).Lparen : undefined;
+  const hi = (n: import('./ast.ts').ArithmExpr): number | undefined => n.type === 'Word' ? wordRange(n)?.[1] : n.type === 'BinaryArithm' ? hi(n.Y) : n.type === 'UnaryArithm' ? (n.Post ? n.OpPos + 2 : hi(n.X)) : n.type === 'ParenArithm' ? (n as unknown as P).Rparen + 1 : undefined;
   const a = lo(e), b = hi(e);
-  return a === undefined || b === undefined ? undefined : src.slice(a, b);
+  return a === undefined || b === undefined ? undefined : [a, b];
 }
 
 /** `name () \n{ \n    body\n}` like bash. */
@@ -155,5 +158,11 @@ export function printFunction(src: string, name: string, body: Stmt): string {
     const inner = p.list(body.Cmd.Stmts, IND, false);
     return `${name} () \n{ \n${inner}\n}`;
   }
-  return `${name} () \n${p.stmt(body, '')}`;
+  // bash wraps any other compound body (e.g. a subshell) in braces
+  return `${name} () \n{ \n${p.list([body], IND, false)}\n}`;
+}
+
+/** One command as bash prints it for `$BASH_COMMAND` (here-doc bodies left out). */
+export function printCommand(src: string, st: Stmt): string {
+  return new Printer(src).stmt({ ...st, Background: false }, '');
 }

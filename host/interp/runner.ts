@@ -18,7 +18,7 @@ import { builtins, specialBuiltins, declClause, readLine } from './builtins.ts';
 import { runExternal, lookPath } from './exec.ts';
 import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from './registry.ts';
 import { evalTest, testTrace } from './test.ts';
-import { printFunction } from './printer.ts';
+import { printCommand, printFunction } from './printer.ts';
 
 export interface Var {
   str?: string | undefined;
@@ -38,7 +38,7 @@ export const optionLetters: Record<string, keyof Options> = {
   e: 'errexit', E: 'errtrace', u: 'nounset', x: 'xtrace', f: 'noglob', n: 'noexec', C: 'noclobber', a: 'allexport', v: 'verbose',
 };
 
-export interface Job { id: number; pid: number; done: Promise<number>; status?: number; reaped?: boolean }
+export interface Job { id: number; pid: number; done: Promise<number>; status?: number; reaped?: boolean; num?: number; cmd?: string }
 
 export interface SourceInfo { src: string; lines: number[]; name: string }
 
@@ -72,6 +72,10 @@ export class Shell {
   shopt = new Set<string>(['extquote', 'sourcepath', 'progcomp', 'promptvars', 'cmdhist', 'complete_fullquote', 'interactive_comments', 'hostcomplete', 'force_fignore', 'checkwinsize', 'globasciiranges', 'patsub_replacement', 'globskipdots']);
   traps = new Map<string, string>();
   jobs: Job[] = [];
+  /** Runs as an asynchronous job: bash reports no `Terminated` for its commands. */
+  inBackground = false;
+  /** The parent's background jobs, still listed by `jobs` in a subshell (like bash). */
+  inheritedJobs: Job[] = [];
   lastBgPid = 0;
   noErrexit = 0;
   funcDepth = 0;
@@ -82,6 +86,23 @@ export class Shell {
   source: SourceInfo = { src: '', lines: [0], name: 'bash' };
   curPos = 0;
   funcNames: string[] = [];
+  /** Line of each function call (parallel to funcNames), for BASH_LINENO/caller. */
+  funcLines: number[] = [];
+  /** `ulimit` settings made by the script (letter → [soft, hard]); Node cannot call setrlimit. */
+  ulimits = new Map<string, [string, string]>();
+
+  /** bash's FUNCNAME/BASH_SOURCE/BASH_LINENO views (index 0 = innermost frame). */
+  callStack(name: string): string[] | undefined {
+    const file = !this.cMode;
+    const depth = this.funcNames.length;
+    if (name === 'FUNCNAME') return depth === 0 ? [] : [...this.funcNames.slice().reverse(), ...(file ? ['main'] : [])];
+    if (name === 'BASH_LINENO') return [...this.funcLines.slice().reverse().map(String), ...(file ? ['0'] : [])];
+    if (name === 'BASH_SOURCE') return [...this.funcNames.map(() => (file ? this.arg0 : 'environment')), ...(file ? [this.arg0] : [])];
+    return undefined;
+  }
+  private isStackVar(name: string): boolean {
+    return (name === 'FUNCNAME' || name === 'BASH_SOURCE' || name === 'BASH_LINENO') && !this.getVarRaw(name);
+  }
   startTime = Date.now();
   /** Live external processes (for cancellation). */
   children = new Set<number>();
@@ -167,7 +188,8 @@ export class Shell {
         return on.filter(Boolean).sort().join(':');
       }
       case 'BASHOPTS': return [...this.shopt].sort().join(':');
-      case 'FUNCNAME': if (!this.getVarRaw('FUNCNAME')) return this.funcNames[this.funcNames.length - 1]; break;
+      case 'FUNCNAME': case 'BASH_SOURCE': case 'BASH_LINENO': if (this.isStackVar(name)) return this.callStack(name)![0]; break;
+      case 'BASH_COMMAND': if (!this.getVarRaw(name)) return this.curCmd ? printCommand(this.curCmd[0], this.curCmd[1]) : ''; break;
       case 'EPOCHSECONDS': return String(Math.floor(Date.now() / 1000));
       case '_': return this.lastArg;
     }
@@ -247,7 +269,7 @@ export class Shell {
 
   getElem(name: string, idx: string): string | undefined {
     if (name === '@' || name === '*') return undefined;
-    if (name === 'FUNCNAME' && !this.getVarRaw(name)) return this.funcNames.slice().reverse()[Number(idx)];
+    if (this.isStackVar(name)) { const a = this.callStack(name)!; const i = Number(idx); return a[i < 0 ? a.length + i : i]; }
     const v = this.resolveVar(name);
     if (!v) return undefined;
     if (v.assoc) return v.assoc.get(idx);
@@ -303,6 +325,7 @@ export class Shell {
   }
 
   arrayKeys(name: string): string[] {
+    if (this.isStackVar(name)) return this.callStack(name)!.map((_, i) => String(i));
     const v = this.resolveVar(name);
     if (!v) return [];
     if (v.assoc) return assocOrder(v.assoc).map((e) => e[0]);
@@ -311,7 +334,7 @@ export class Shell {
   }
 
   arrayValues(name: string): string[] {
-    if (name === 'FUNCNAME' && !this.getVarRaw(name)) return this.funcNames.slice().reverse();
+    if (this.isStackVar(name)) return this.callStack(name)!;
     const v = this.resolveVar(name);
     if (!v) return [];
     if (v.assoc) return assocOrder(v.assoc).map((e) => e[1]);
@@ -438,10 +461,11 @@ export class Shell {
     s.params = this.params.slice();
     s.arg0 = this.arg0; s.errName = this.errName; s.cwd = this.cwd; s.status = this.status;
     s.opts = { ...this.opts }; s.shopt = new Set(this.shopt);
-    s.traps = new Map([...this.traps].filter(([k]) => k !== 'EXIT' && (k !== 'ERR' || this.opts.errtrace)));
+    s.traps = new Map([...this.traps].filter(([k]) => k !== 'EXIT' && k !== 'DEBUG' && (k !== 'ERR' || this.opts.errtrace)));
+    s.curCmd = this.curCmd;
     s.lastBgPid = this.lastBgPid; s.funcDepth = this.funcDepth; s.loopDepth = 0; s.subshell = this.subshell + 1;
     s.bashpid = process.pid + 1000 + (++fakePid); s.dirStack = this.dirStack.slice(); s.source = this.source; s.curPos = this.curPos;
-    s.funcNames = this.funcNames.slice(); s.startTime = this.startTime; s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
+    s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.funcLines = this.funcLines.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
     s.noErrexit = this.noErrexit; s.cMode = this.cMode; s.traceLevel = this.traceLevel;
     s.fds = this.fds.clone();
     return s;
@@ -477,11 +501,12 @@ export class Shell {
     if (t === undefined) return st;
     this.traps.delete('EXIT');
     this.status = st;
+    this.trapDepth++;
     try {
       await this.evalString(t, 'trap');
     } catch (e) {
       if (e instanceof ExitSignal) return e.status;
-    }
+    } finally { this.trapDepth--; }
     return st;
   }
 
@@ -543,6 +568,10 @@ export class Shell {
       this.status = 0;
       return 0;
     }
+    if (st.Cmd && tracedCmd.has(st.Cmd.type)) {
+      if (this.trapDepth === 0) this.curCmd = [this.source.src, st];
+      if (this.traps.has('DEBUG')) await this.debugTrap();
+    }
     let status: number;
     if (st.Negated) this.noErrexit++;
     const psf = this.procSubstCleanups.length;
@@ -586,9 +615,38 @@ export class Shell {
     if (this.funcDepth > 0 && !this.opts.errtrace) return; // not inherited without set -E
     this.inErrTrap = true;
     const saved = this.status;
-    try { await this.evalString(t, 'trap'); } finally { this.inErrTrap = false; this.status = saved; }
+    this.trapDepth++;
+    try { await this.evalString(t, 'trap'); } finally { this.inErrTrap = false; this.status = saved; this.trapDepth--; }
   }
   inErrTrap = false;
+
+  /** Runs the RETURN trap (end of a function or a sourced file); $? is preserved. */
+  async returnTrap(): Promise<void> {
+    const t = this.traps.get('RETURN');
+    if (t === undefined || this.inReturnTrap) return;
+    this.inReturnTrap = true;
+    const saved = this.status;
+    this.trapDepth++;
+    try { await this.evalString(t, 'trap'); } finally { this.inReturnTrap = false; this.status = saved; this.trapDepth--; }
+  }
+  inReturnTrap = false;
+
+  /** The command being run, for $BASH_COMMAND: [source text, statement]. */
+  curCmd: [string, Stmt] | undefined;
+
+  /** Runs the DEBUG trap before a simple command, `[[`, `((`; $? is preserved. */
+  async debugTrap(): Promise<void> {
+    const t = this.traps.get('DEBUG');
+    if (t === undefined || this.inDebugTrap) return;
+    this.inDebugTrap = true;
+    const saved = this.status;
+    const savedPos = this.curPos;
+    this.trapDepth++;
+    try { await this.evalString(t, 'trap'); } finally { this.inDebugTrap = false; this.status = saved; this.curPos = savedPos; this.trapDepth--; }
+  }
+  inDebugTrap = false;
+  /** Traps running: $BASH_COMMAND keeps the command that triggered them. */
+  trapDepth = 0;
   sourcing = 0;
   onTrapChange: ((sig: string) => void) | undefined;
 
@@ -621,6 +679,7 @@ export class Shell {
 
   async background(st: Stmt): Promise<void> {
     const sub = this.clone();
+    sub.inBackground = true;
     const inner: Stmt = { ...st, Background: false };
     let spawned: (pid: number) => void = () => undefined;
     const first = new Promise<number>((res) => { spawned = res; });
@@ -630,6 +689,9 @@ export class Shell {
     job.done.catch(() => undefined);
     const pid = await Promise.race([first, job.done.then(() => 0), new Promise<number>((r) => setTimeout(() => r(0), 30))]);
     job.pid = pid || 200000 + (++fakePid);
+    // bash's job number: one more than the highest job still in its table (finished jobs are dropped)
+    job.num = 1 + Math.max(0, ...this.jobs.filter((j) => j.num !== undefined && j.status === undefined).map((j) => j.num!));
+    job.cmd = this.source.src.slice(st.Position, st.Semicolon).trimEnd();
     this.jobs.push(job);
     this.lastBgPid = job.pid;
   }
@@ -700,7 +762,14 @@ export class Shell {
       }
       case 'LetClause': {
         let v = 0n;
-        for (const e of c.Exprs) v = await this.arithAst(e);
+        for (const e of c.Exprs) {
+          let r = arithRange(this.source.src, e);
+          if (r && /^(['"]).*\1$/s.test(this.source.src.slice(r[0], r[1]))) r = [r[0] + 1, r[1] - 1];
+          try { v = await this.arithAst(e, r?.[0], r?.[1]); } catch (err) {
+            if (err instanceof ArithError && err.expr) err.expr = 'let: ' + err.expr;
+            throw err;
+          }
+        }
         return v !== 0n ? 0 : 1;
       }
       case 'TestClause': {
@@ -820,6 +889,13 @@ export class Shell {
     stages.push({ st: c.Y, all: false });
     // stages[i].all: stderr of stage i also goes into the pipe
     const n = stages.length;
+    // bash sets $BASH_COMMAND and runs the DEBUG trap in the parent before forking each stage
+    for (let i = 0; i < (this.shopt.has('lastpipe') ? n - 1 : n); i++) {
+      const sst = stages[i]!.st;
+      if (!sst.Cmd || !tracedCmd.has(sst.Cmd.type) || this.trapDepth > 0) continue;
+      this.curCmd = [this.source.src, sst];
+      if (this.traps.has('DEBUG')) await this.debugTrap();
+    }
     const pipes = [];
     for (let i = 0; i < n - 1; i++) pipes.push(makePipe());
     const subs: Shell[] = [];
@@ -1224,16 +1300,29 @@ export class Shell {
     this.scopes.push(new Map());
     this.funcDepth++;
     this.funcNames.push(name);
+    this.funcLines.push(this.lineOf(this.curPos));
     const savedLoop = this.loopDepth;
     this.loopDepth = 0;
+    // bash: a RETURN trap is not inherited by functions (no functrace); one set inside fires on return
+    const savedRet = this.traps.get('RETURN'), savedDebug = this.traps.get('DEBUG');
+    if (savedRet !== undefined) this.traps.delete('RETURN');
+    if (savedDebug !== undefined) this.traps.delete('DEBUG');
+    let st: number;
     try {
-      return await this.stmt(body);
-    } catch (e) {
-      if (e instanceof ReturnSignal) return e.status;
-      throw e;
+      try {
+        st = await this.stmt(body);
+      } catch (e) {
+        if (e instanceof ReturnSignal) st = e.status;
+        else throw e;
+      }
+      await this.returnTrap();
+      return st;
     } finally {
+      if (savedRet !== undefined) this.traps.set('RETURN', savedRet);
+      if (savedDebug !== undefined) this.traps.set('DEBUG', savedDebug);
       this.loopDepth = savedLoop;
       this.funcNames.pop();
+      this.funcLines.pop();
       this.funcDepth--;
       this.scopes.pop();
       this.params = savedParams;
@@ -1260,9 +1349,38 @@ export class Shell {
       return found.status;
     }
     void temp;
+    const script = noShebangScript(found.path!);
+    if (script === 'binary') { await this.err(`${name}: cannot execute binary file: Exec format error`); return 126; }
+    if (script && scriptRunner) return scriptRunner(this, script, args);
     return runExternal(this, found.path!, args);
   }
 }
+
+/**
+ * A file that execve(2) would reject with ENOEXEC (no `#!`, not ELF) and that does not look binary:
+ * bash runs it itself in a fresh subshell; libuv would hand it to /bin/sh instead.
+ */
+function noShebangScript(p: string): Buffer | 'binary' | undefined {
+  let fd: number;
+  try { fd = fs.openSync(Buffer.from(p, 'latin1'), 'r'); } catch { return undefined; }
+  try {
+    const head = Buffer.alloc(80);
+    const n = fs.readSync(fd, head, 0, 80, 0);
+    if (n >= 2 && head[0] === 0x23 && head[1] === 0x21) return undefined;
+    if (n >= 4 && head.readUInt32BE(0) === 0x7f454c46) return undefined;
+    const first = head.subarray(0, n);
+    const nl = first.indexOf(10);
+    if ((nl < 0 ? first : first.subarray(0, nl)).includes(0)) return 'binary';
+    return fs.readFileSync(fd);
+  } catch { return undefined; } finally { fs.closeSync(fd); }
+}
+
+/** Runs a `#!`-less script in a fresh subshell (set by cli.ts, which owns shell construction). */
+export let scriptRunner: ((parent: Shell, src: Buffer, args: string[]) => Promise<number>) | undefined;
+export function setScriptRunner(f: typeof scriptRunner): void { scriptRunner = f; }
+
+/** Commands that set $BASH_COMMAND and trigger the DEBUG trap. */
+const tracedCmd = new Set(['CallExpr', 'TestClause', 'ArithmCmd', 'DeclClause', 'LetClause']);
 
 /** bash's iteration order for associative arrays: FNV-1 hash buckets (1024), newest first. */
 function assocOrder(m: Map<string, string>): [string, string][] {
@@ -1279,6 +1397,12 @@ function fnv1(s: string): number {
 
 /** Source text of an arithmetic expression node (for associative subscripts like m[1+1]). */
 function arithSource(src: string, e: ArithmExpr): string | undefined {
+  const r = arithRange(src, e);
+  return r ? src.slice(r[0], r[1]) : undefined;
+}
+
+/** Source range of an arithmetic expression node, when it can be determined. */
+function arithRange(src: string, e: ArithmExpr): [number, number] | undefined {
   const range = (n: ArithmExpr): [number, number] | undefined => {
     switch (n.type) {
       case 'Word': {
@@ -1293,8 +1417,7 @@ function arithSource(src: string, e: ArithmExpr): string | undefined {
       case 'ParenArithm': { const p = n as unknown as { Lparen: number; Rparen: number }; return [p.Lparen, p.Rparen + 1]; }
     }
   };
-  const r = range(e);
-  return r ? src.slice(r[0], r[1]) : undefined;
+  return range(e);
 }
 
 function traceWord(w: string): string { return /^[a-zA-Z0-9_@%+=:,./-]+$/.test(w) ? w : shellQuote(w); }

@@ -61,4 +61,20 @@ describe('interp CLI', function () {
     expect(r.status).to.equal(1);
     expect(r.stdout).to.equal('');
   });
+  it('runs the trap of a signal the script sends to itself before the next command', () => {
+    const r = interp(['-c', "trap 'echo caught TERM $?' TERM; false; kill $$; echo after $?\ntrap '' USR1; kill -USR1 $$; echo ignored\n"]);
+    expect(r.stdout).to.equal('caught TERM 0\nafter 0\nignored\n');
+    expect(r.status).to.equal(0);
+  });
+  it('gives FILE scripts bash\'s call stack (main frame, BASH_SOURCE, caller)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'interp-cli-'));
+    const file = path.join(dir, 's.sh');
+    fs.writeFileSync(file, 'f(){ echo "${BASH_SOURCE[*]##*/}|${BASH_LINENO[*]}|${FUNCNAME[*]}"; caller 0 | sed "s|$D/||"; caller 1; echo $?; }\ng(){ f; }\ng\necho "${#BASH_SOURCE[@]} ${#FUNCNAME[@]} ${BASH_LINENO[*]}"\ncaller\n');
+    try {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', entry, file], { encoding: 'utf8', timeout: 20000, env: { ...process.env, D: dir } });
+      const b = spawnSync('bash', [file], { encoding: 'utf8', env: { ...process.env, D: dir } });
+      expect(r.stdout).to.equal(b.stdout);
+      expect(r.stdout).to.contain('s.sh s.sh s.sh|2 3 0|f g main\n');
+    } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+  });
 });
