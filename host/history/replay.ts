@@ -5,6 +5,7 @@ import { carrierOfItem, sameCarrier } from '../carriers/carrier.ts';
 import type { Span } from '../json/json-scan.ts';
 import { replaceSpan, type Edit } from '../json/splice.ts';
 import type { LedgerEntry, ThreadLedger } from './ledger.ts';
+import { isJsonObject, type JsonObject } from '../json/json-object.ts';
 
 export class ReplayMismatchError extends Error {
   override readonly name = 'ReplayMismatchError';
@@ -15,8 +16,8 @@ export interface RestoredCall {
   readonly entry: LedgerEntry;
 }
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+type Json = JsonObject;
+const isObject = isJsonObject;
 
 const OUTPUT_TYPE: Readonly<Record<string, string>> = {
   custom_tool_call: 'custom_tool_call_output',

@@ -19,6 +19,7 @@ import { pathToFileURL } from 'node:url';
 import type { ControlAnswer, ControlRequest } from '../../isolates/bootstrap.ts';
 import { bootstrapModuleSource, coreModuleSource } from './core-artifact.ts';
 import { PluginCallError, PluginLoadError, type PluginCallFailure } from './plugin-errors.ts';
+import { isJsonObject } from '../json/json-object.ts';
 
 export interface IsolateLimits {
   /** isolated-vm memoryLimit of the isolate (MB; minimum 8). */
@@ -69,8 +70,6 @@ interface Loaded {
   readonly live: Live;
   readonly descriptionJson: string;
 }
-
-type Json = Record<string, unknown>;
 
 export class PluginIsolate {
   readonly file: string;
@@ -460,9 +459,7 @@ function executeAnswer(r: unknown): ExecuteResult | string {
   return { stdout, stderr, status };
 }
 
-function isRecord(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+const isRecord = isJsonObject;
 
 function truncate(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1)}…`;

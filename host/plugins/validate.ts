@@ -13,6 +13,7 @@ import {
   type DeclaredGrammarFormat,
 } from './declaration-schema.ts';
 import { describeReservedReason, reservedNameReason } from './shell-names.ts';
+import { isJsonObject, type JsonObject } from '../json/json-object.ts';
 
 /** One startup problem. `line`/`column` are a position in the declaration file (load errors); a grammar position is part of `message`. */
 export interface PluginProblem {
@@ -99,7 +100,7 @@ interface CrossFile {
   readonly grammarProblems: GrammarChecker;
 }
 
-type Json = Record<string, unknown>;
+type Json = JsonObject;
 
 function validateOne(decl: Extract<LoadedDeclaration, { kind: 'loaded' }>, cross: CrossFile): PluginProblem[] {
   const { file, description } = decl;
@@ -265,9 +266,7 @@ function withTool(p: PluginProblem, tool: string | undefined): PluginProblem {
   return tool === undefined ? p : { ...p, tool };
 }
 
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+const isObject = isJsonObject;
 
 function jsonType(v: unknown): string {
   if (v === null) return 'null';

@@ -4,6 +4,8 @@
 //              in its tool list (app-server form) or under its `functions` namespace (CLI form);
 //   neither    e.g. compaction requests (`tools: []`): history is still restored.
 // Shapes the router cannot serve faithfully are refused before anything is forwarded.
+import { isJsonObject } from '../json/json-object.ts';
+
 
 export interface ToolIndex {
   /** Index of the tool in its containing array. */
@@ -25,8 +27,7 @@ export class UnsupportedShapeError extends Error {
   override readonly name = 'UnsupportedShapeError';
 }
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = isJsonObject;
 
 function toolsOf(v: unknown, where: string): unknown[] {
   if (v === undefined) return [];

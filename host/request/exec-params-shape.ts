@@ -3,6 +3,7 @@
 // prints in Code Mode descriptions, and the JSON-schema `parameters` of a function tool. Anything
 // not recognized gives null (the shell keeps its base description) instead of a guessed shape.
 import { findNestedToolSection } from './code-mode-description.ts';
+import { isJsonObject } from '../json/json-object.ts';
 
 export interface ExecParamField {
   readonly name: string;
@@ -136,9 +137,7 @@ export function execParamsShapeFromDeclaration(sectionOrDescription: string): Ex
   return withoutCmd(parsed.fields);
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+const isRecord = isJsonObject;
 
 const PRIMITIVES: Readonly<Record<string, string>> = {
   string: 'string',
