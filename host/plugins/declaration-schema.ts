@@ -9,7 +9,8 @@ export const SUPPORTED_API_VERSION = 1;
 export const MAX_INPUT_LIMIT = EXEC_CMD_MAX_BYTES;
 
 export const PLUGIN_ID_PATTERN = '^[a-z0-9][a-z0-9.-]{0,63}$';
-export const TOOL_NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_]{0,63}$';
+export { TOOL_NAME_PATTERN } from '../registry/tool-names.ts';
+import { TOOL_NAME_PATTERN } from '../registry/tool-names.ts';
 
 export interface DeclaredGrammarFormat {
   readonly type: 'grammar';

@@ -1,6 +1,7 @@
 // Names a configured tool cannot take. A configured executor-backed tool runs through a basename
 // frontend (`<name> ARG…`), so a shell keyword or builtin would select shell-owned behaviour
 // instead of the frontend (REQ-PLUGIN-001); the router's and Codex's own names are taken.
+import { CODEX_RESERVED_NAMES, ROUTER_RESERVED_NAMES } from '../registry/tool-names.ts';
 
 /** Bash reserved words that can be tool names (`compgen -k`, Bash 5.2; `{ } ! [[ ]]` cannot match the name pattern). */
 export const BASH_KEYWORDS: ReadonlySet<string> = new Set([
@@ -18,11 +19,6 @@ export const BASH_BUILTINS: ReadonlySet<string> = new Set([
   'unalias', 'unset', 'wait',
 ]);
 
-/** The router's own tool and private command names (built-in shell and hpatch). */
-export const ROUTER_RESERVED_NAMES: ReadonlySet<string> = new Set(['shell', 'hread', 'hgrep', 'hsymbol', 'inspect_file', 'hpatch']);
-
-/** Tool names Codex owns in the requests the router rewrites. */
-export const CODEX_RESERVED_NAMES: ReadonlySet<string> = new Set(['exec', 'exec_command', 'write_stdin', 'apply_patch', 'wait']);
 
 export type ReservedReason = 'bash-keyword' | 'bash-builtin' | 'router' | 'codex';
 

@@ -1,9 +1,8 @@
 // The tool registry: every contributed tool, by model-visible name. Built once at startup and
 // immutable for the process lifetime (REQ-PLUGIN-001): the data path only reads it.
 import type { Contribution } from './contribution.ts';
+import { CODEX_RESERVED_NAMES, TOOL_NAME } from './tool-names.ts';
 
-/** Names Codex itself owns in the requests the router rewrites; a contribution cannot take them. */
-const RESERVED_NAMES = new Set(['exec', 'exec_command', 'write_stdin', 'apply_patch', 'wait', 'functions.exec']);
 
 export class RegistryError extends Error {
   override readonly name = 'RegistryError';
@@ -22,8 +21,8 @@ export class ToolRegistry {
     const problems: string[] = [];
     const byName = new Map<string, Contribution>();
     for (const c of contributions) {
-      if (!/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(c.name)) problems.push(`tool name "${c.name}" is not a valid tool name`);
-      else if (RESERVED_NAMES.has(c.name)) problems.push(`tool name "${c.name}" is reserved by Codex`);
+      if (!TOOL_NAME.test(c.name)) problems.push(`tool name "${c.name}" is not a valid tool name`);
+      else if (CODEX_RESERVED_NAMES.has(c.name)) problems.push(`tool name "${c.name}" is reserved by Codex`);
       const prior = byName.get(c.name);
       if (prior) problems.push(`duplicate tool name "${c.name}" (${describe(prior)} and ${describe(c)})`);
       else byName.set(c.name, c);

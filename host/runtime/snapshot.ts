@@ -12,6 +12,7 @@ import {
 import { basename, dirname, join, posix } from 'node:path';
 import { ensurePrivateSubdir } from './runtime-base.ts';
 import { isAlive, parseIdentity, selfIdentity } from './process-identity.ts';
+import { ROUTER_RESERVED_NAMES, TOOL_NAME } from '../registry/tool-names.ts';
 
 export class SnapshotError extends Error {
   override readonly name = 'SnapshotError';
@@ -29,9 +30,9 @@ export const SNAPSHOTS_DIR = 'snapshots';
 export const PINS_DIR = 'pins';
 
 /** A configured executor-backed tool name: also a safe single path component. */
-export const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+export { TOOL_NAME } from '../registry/tool-names.ts';
 /** Built-in names never get a frontend or snapshot wrapper (the shell locator path is separate). */
-export const BUILTIN_NAMES: ReadonlySet<string> = new Set(['shell', 'hread', 'hgrep', 'hsymbol', 'inspect_file', 'hpatch', 'hpatch-router']);
+export const BUILTIN_NAMES: ReadonlySet<string> = new Set([...ROUTER_RESERVED_NAMES, 'hpatch-router']);
 
 const HASH = /^[0-9a-f]{64}$/;
 
