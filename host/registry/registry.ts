@@ -12,7 +12,18 @@ export class RegistryError extends Error {
 }
 
 export class ToolRegistry {
-  private constructor(private readonly byName: ReadonlyMap<string, Contribution>) {}
+  /** Contributions in registration order; the registry is immutable, so this is computed once. */
+  private readonly all: readonly Contribution[];
+  /** Whether any contribution takes over the apply_patch editing surface. */
+  readonly supersedesApplyPatch: boolean;
+  /** Whether any contribution takes over exec_command as the documented way to run commands. */
+  readonly supersedesExecCommand: boolean;
+
+  private constructor(readonly byName: ReadonlyMap<string, Contribution>) {
+    this.all = Object.freeze([...byName.values()]);
+    this.supersedesApplyPatch = this.all.some((c) => c.supersedes?.applyPatch === true);
+    this.supersedesExecCommand = this.all.some((c) => c.supersedes?.execCommand === true);
+  }
 
   static readonly empty = new ToolRegistry(new Map());
 
@@ -40,17 +51,7 @@ export class ToolRegistry {
   }
 
   list(): readonly Contribution[] {
-    return [...this.byName.values()];
-  }
-
-  /** Whether any contribution takes over the apply_patch editing surface. */
-  get supersedesApplyPatch(): boolean {
-    return this.list().some((c) => c.supersedes?.applyPatch === true);
-  }
-
-  /** Whether any contribution takes over exec_command as the documented way to run commands. */
-  get supersedesExecCommand(): boolean {
-    return this.list().some((c) => c.supersedes?.execCommand === true);
+    return this.all;
   }
 }
 

@@ -75,7 +75,7 @@ export function prepareRequest(text: string, body: Json, opts: PrepareOptions): 
       const contributions = opts.registry.list();
       edits.push(insertAfterElement(toolsSpan.start, elements, shape.execCommand.index, specsJson(contributions, specCtx)));
       if (shape.applyPatch && opts.registry.supersedesApplyPatch) edits.push(removeElement(elements, shape.applyPatch.index));
-      context = { ...context, carriers, exposed: byName(contributions) };
+      context = { ...context, carriers, exposed: opts.registry.byName };
     }
   } else if (shape.kind === 'code_mode') {
     const { owner } = shape;
@@ -120,7 +120,7 @@ export function prepareRequest(text: string, body: Json, opts: PrepareOptions): 
         }
       }
       edits.push(insertAfterElement(container.start, container.elements, owner.toolIndex, specsJson(contributions, specCtx)));
-      context = { ...context, carriers, exposed: byName(contributions), ...(namespace ? { toolNamespace: namespace } : {}) };
+      context = { ...context, carriers, exposed: opts.registry.byName, ...(namespace ? { toolNamespace: namespace } : {}) };
     }
   }
   return { text: applyEdits(text, edits), context, restored };
@@ -136,8 +136,4 @@ function specsJson(contributions: readonly Contribution[], ctx: ToolSpecContext)
     if (spec.name !== c.name) throw new Error(`tool spec of "${c.name}" names "${spec.name}"`);
     return JSON.stringify(spec);
   }).join(',');
-}
-
-function byName(contributions: readonly Contribution[]): Map<string, Contribution> {
-  return new Map(contributions.map((c) => [c.name, c]));
 }

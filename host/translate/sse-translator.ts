@@ -57,7 +57,7 @@ export class SseTranslator {
     let data: Json;
     try {
       const parsed = JSON.parse(ev.data) as unknown;
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return this.raw(ev);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return ev.raw;
       data = parsed as Json;
     } catch {
       return ev.raw; // not ours to judge: Codex sees exactly what the upstream sent
@@ -138,10 +138,6 @@ export class SseTranslator {
       all.push(replaceSpan(m.value, String(seq + this.shift)));
     }
     return frameSseEvent({ ...(ev.event !== undefined ? { event: ev.event } : {}), data: applyEdits(ev.data, all), ...(ev.id !== undefined ? { id: ev.id } : {}) });
-  }
-
-  private raw(ev: SseEvent): string {
-    return ev.raw;
   }
 
   private frame(like: SseEvent, type: string, data: string): string {
