@@ -2,6 +2,7 @@
 // mvdan-sh ArithmExpr AST (evalArith) and a parser for arithmetic text found in variable
 // values or `let` strings (evalArithString). Both share the evaluator over ANode.
 import { Tok, type ArithmExpr, type Word } from './ast.ts';
+import { rawArith } from './reparse.ts';
 
 export class ArithError extends Error {
   /** Source offset of the operator that failed (for bash's "error token is"). */
@@ -17,11 +18,21 @@ export interface ArithHost {
   isAssoc(name: string): boolean;
   nounset(name: string): void;
   expandWord(w: Word): Promise<string>;
+  /** Whether expandWord(w) can be done without awaiting (structural); expandWordSync then gives its result. */
+  canExpandSync?(w: Word): boolean;
+  expandWordSync?(w: Word): string;
   /** Source text of an index expression node (for assoc subscripts). */
   nodeText?(n: ArithmExpr): Promise<string>;
+  /** Expands arithmetic source text the way bash does before evaluating it (`$x`, `$(…)`, `"` removed). */
+  expandText?(text: string): Promise<string>;
 }
 
 const wrap = (v: bigint): bigint => BigInt.asIntN(64, v);
+const NAME_RE = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+/** Arith.canSync per AST node (structural). */
+const syncNodes = new WeakMap<ArithmExpr, boolean>();
+/** Trees of expressions whose words are all literal text (no expansion): they never change. */
+const constTrees = new WeakMap<ArithmExpr, ANode>();
 
 type ANode =
   | { k: 'num'; v: bigint }
@@ -55,7 +66,7 @@ class TextParser {
     return undefined;
   }
   err(msg = 'syntax error: operand expected'): never {
-    const rest = this.s.slice(this.i).trim();
+    const rest = this.s.slice(this.i).replace(/^\s+/, '');
     throw new ArithError(`${msg} (error token is "${rest}")`, this.s);
   }
   parseExpr(): ANode { return this.comma(); }
@@ -271,6 +282,7 @@ export class Arith {
         const parts = e.Parts;
         if (parts.length === 1) {
           const p = parts[0]!;
+          if (p.type === 'Lit' && rawArith.has(p.Value)) return this.textTree(rawArith.get(p.Value)!);
           if (p.type === 'Lit' && /^[a-zA-Z_][a-zA-Z0-9_]*$/.test(p.Value)) return { k: 'var', name: p.Value };
           if (p.type === 'ParamExp' && p.Short && p.Index && !p.Exp && !p.Slice && !p.Repl && !p.Length && !p.Excl) {
             const name = p.Param.Value;
@@ -293,8 +305,118 @@ export class Arith {
     }
   }
 
+  /** Arithmetic source text (kept raw by reparse.ts), expanded and parsed when it runs, like bash. */
+  async textTree(text: string): Promise<ANode> {
+    const s = this.host.expandText ? await this.host.expandText(text) : text;
+    if (s.trim() === '') return { k: 'num', v: 0n };
+    const p = new TextParser(s);
+    try {
+      const n = p.parseExpr();
+      p.ws();
+      if (p.i < s.length) p.err(s[p.i] === ')' ? 'syntax error: invalid arithmetic operator' : 'syntax error in expression');
+      return n;
+    } catch (e) {
+      if (e instanceof ArithError) e.expr = s.replace(/^\s+/, ''); // bash shows it from its first token
+      throw e;
+    }
+  }
+
   async evalAst(e: ArithmExpr): Promise<bigint> {
+    if (this.canSync(e)) return this.evalSync(e);
     return this.evalNode(await this.fromAst(e));
+  }
+
+  /**
+   * Whether fromAst(e) never has to await: every word in it is literal text or expands
+   * synchronously (host.canExpandSync). Structural and cached per node, so the choice between
+   * evalSync and the async path is made before anything is evaluated.
+   */
+  canSync(e: ArithmExpr): boolean {
+    let r = syncNodes.get(e);
+    if (r !== undefined) return r;
+    switch (e.type) {
+      case 'ParenArithm': case 'UnaryArithm': r = this.canSync(e.X); break;
+      case 'BinaryArithm': r = this.canSync(e.X) && this.canSync(e.Y); break;
+      case 'Word': {
+        const p = e.Parts.length === 1 ? e.Parts[0]! : undefined;
+        if (p && p.type === 'Lit' && NAME_RE.test(p.Value)) r = !rawArith.has(p.Value);
+        else if (p && p.type === 'ParamExp' && p.Short && p.Index && !p.Exp && !p.Slice && !p.Repl && !p.Length && !p.Excl) {
+          r = this.canSync(p.Index) && (p.Index.type !== 'Word' || !!this.host.canExpandSync?.(p.Index));
+        } else r = !!this.host.canExpandSync?.(e);
+        break;
+      }
+      default: r = false;
+    }
+    syncNodes.set(e, r);
+    return r;
+  }
+
+  /** evalAst without awaiting; only when canSync(e). */
+  evalSync(e: ArithmExpr): bigint {
+    let t = constTrees.get(e);
+    if (t === undefined) {
+      const outer = this.dynamic;
+      this.dynamic = false;
+      try {
+        t = this.treeSync(e);
+        if (!this.dynamic) constTrees.set(e, t);
+      } finally { this.dynamic = outer; }
+    }
+    return this.evalNode(t);
+  }
+
+  /** Set while building a tree when it depends on expansions (then it is not cached). */
+  private dynamic = false;
+
+  /** fromAst without awaiting (same conversion, same order of expansions). */
+  private treeSync(e: ArithmExpr): ANode {
+    switch (e.type) {
+      case 'ParenArithm': return this.treeSync(e.X);
+      case 'UnaryArithm': {
+        const x = this.treeSync(e.X);
+        if (e.Op === Tok.addAdd || e.Op === Tok.subSub) return { k: 'inc', op: e.Op === Tok.addAdd ? '++' : '--', post: e.Post, x };
+        const op = e.Op === Tok.exclMark ? '!' : e.Op === Tok.tilde ? '~' : e.Op === Tok.minus ? '-' : '+';
+        return { k: 'un', op, x };
+      }
+      case 'BinaryArithm': {
+        const op = binOpName(e.Op);
+        if (op === '?') {
+          const c = this.treeSync(e.X);
+          const y = e.Y;
+          if (y.type !== 'BinaryArithm' || y.Op !== Tok.colon) throw new ArithError('syntax error');
+          const t = this.treeSync(y.X);
+          return { k: 'cond', c, t, f: this.treeSync(y.Y) };
+        }
+        const x = this.treeSync(e.X);
+        const yv = this.treeSync(e.Y);
+        if (assignOps.includes(op)) return { k: 'asg', op, x, y: yv };
+        return { k: 'bin', op, x, y: yv, opPos: e.OpPos };
+      }
+      case 'Word': {
+        const parts = e.Parts;
+        const p = parts.length === 1 ? parts[0]! : undefined;
+        if (p && p.type === 'Lit' && NAME_RE.test(p.Value)) return { k: 'var', name: p.Value };
+        if (p && p.type === 'ParamExp' && p.Short && p.Index && !p.Exp && !p.Slice && !p.Repl && !p.Length && !p.Excl) {
+          this.dynamic = true;
+          const name = p.Param.Value;
+          if (this.host.isAssoc(name)) {
+            const t = p.Index.type === 'Word' ? this.host.expandWordSync!(p.Index) : String(this.evalSync(p.Index));
+            return { k: 'var', name, index: t };
+          }
+          return { k: 'var', name, index: { k: 'num', v: this.evalSync(p.Index) } };
+        }
+        const s = this.host.expandWordSync!(e);
+        // literal text (a single Lit) expands to itself whatever the state: the tree is constant
+        if (!(p && p.type === 'Lit')) this.dynamic = true;
+        const t = s.trim();
+        if (/^[0-9]+$/.test(t) && t.length < 19 && !(t.length > 1 && t[0] === '0')) return { k: 'num', v: BigInt(t) };
+        const tp = new TextParser(s);
+        const n = tp.parseExpr();
+        tp.ws();
+        if (tp.i < s.length) tp.err('syntax error in expression');
+        return n;
+      }
+    }
   }
 }
 

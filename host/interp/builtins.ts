@@ -1,16 +1,18 @@
 // Builtin commands. Each takes the shell and argv (byte strings) and returns a status.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Assign } from './ast.ts';
+import type { Assign, Word } from './ast.ts';
 import type { Job, Shell, Var } from './runner.ts';
-import { errnoMsg, fromBytes, optionLetters } from './runner.ts';
-import { ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
+import { errnoMsg, optionLetters, tempScopes } from './runner.ts';
+import { declWords, parseScript } from './reparse.ts';
+import { DiscardError, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { readSome, readByteSync, AGAIN, TIMEOUT } from './io.ts';
 import { ansiC, shellQuote } from './expand.ts';
 import { testArgs } from './test.ts';
+import { formatHashTable } from './command-hash.ts';
 import { lookPath, runExternal } from './exec.ts';
-import { parse, ParseError } from './parser.ts';
 import { getPrivateCommand } from './registry.ts';
+import { PSEUDO_SIGS, keyNumber, sigDescription, sigKey, sigNumber, signalTable } from './signals.ts';
 
 export type Builtin = (sh: Shell, args: string[]) => Promise<number>;
 export const builtins = new Map<string, Builtin>();
@@ -21,6 +23,38 @@ const out = (sh: Shell, s: string): Promise<void> => sh.writeFd(1, s);
 async function errOut(sh: Shell, name: string, msg: string): Promise<void> { await sh.err(`${name}: ${msg}`); }
 
 function def(names: string[], fn: Builtin): void { for (const n of names) builtins.set(n, fn); }
+
+const USAGES: Record<string, string> = {
+  eval: 'eval [arg ...]', source: 'source filename [arguments]', '.': '. filename [arguments]',
+  builtin: 'builtin [shell-builtin [arg ...]]', alias: 'alias [-p] [name[=value] ... ]', unalias: 'unalias [-a] name [name ...]',
+  umask: 'umask [-p] [-S] [mode]', pushd: 'pushd [-n] [+N | -N | dir]', popd: 'popd [-n] [+N | -N]', dirs: 'dirs [-clpv] [+N] [-N]',
+  history: 'history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]', getopts: 'getopts optstring name [arg ...]',
+};
+/** bash's builtin usage error: `NAME: MSG` then `NAME: usage: …` (no script/line prefix); status 2. */
+async function usageErr(sh: Shell, name: string, msg: string | undefined): Promise<number> {
+  if (msg !== undefined) await errOut(sh, name, msg);
+  await sh.writeFd(2, `${name}: usage: ${USAGES[name] ?? name}\n`);
+  return 2;
+}
+/**
+ * Leading options of a builtin that takes only the flags in `allowed` (internal_getopt-like):
+ * `--` ends them, a lone `-` is an operand. Returns the flags and the index of the first operand,
+ * or the usage-error status (2) after printing `-X: invalid option`.
+ */
+async function simpleOpts(sh: Shell, args: string[], allowed: string): Promise<{ flags: Set<string>; i: number } | number> {
+  const flags = new Set<string>();
+  let i = 1;
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') { i++; break; }
+    if (a.length < 2 || a[0] !== '-') break;
+    for (const c of a.slice(1)) {
+      if (!allowed.includes(c)) return usageErr(sh, args[0]!, `-${c}: invalid option`);
+      flags.add(c);
+    }
+  }
+  return { flags, i };
+}
 
 def(['true', ':'], async () => 0);
 def(['false'], async () => 1);
@@ -44,28 +78,52 @@ def(['echo'], async (sh, args) => {
   return 0;
 });
 
-function echoEscapes(s: string): string {
-  // like $'...' but \0nnn is octal with a leading 0
-  return ansiC(s.replace(/\\0([0-7]{0,3})/g, (_m, d: string) => '\\x' + parseInt(d || '0', 8).toString(16).padStart(2, '0')));
+function echoEscapes(s: string, bareOctal = false): string {
+  // like $'...' but octal needs a leading 0 (\0nnn, mod 256), and \' \" \? \1-\7 stay as they are
+  let o = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c !== '\\' || i + 1 >= s.length) { o += c; continue; }
+    const n = s[i + 1]!;
+    if (n === '0') {
+      const m = /^[0-7]{0,3}/.exec(s.slice(i + 2))![0];
+      o += String.fromCharCode(parseInt(m || '0', 8) & 255);
+      i += 1 + m.length;
+    } else if (bareOctal && n >= '1' && n <= '7') {
+      // printf %b: \nnn (1-3 digits) without the leading 0 too
+      const m = /^[0-7]{1,3}/.exec(s.slice(i + 1))![0];
+      o += String.fromCharCode(parseInt(m, 8) & 255);
+      i += m.length;
+    } else if (/[abeEfnrtv\\]/.test(n)) { o += ansiC(c + n); i++; }
+    else if (n === 'x' || n === 'u' || n === 'U') {
+      const m = (n === 'x' ? /^[0-9a-fA-F]{1,2}/ : n === 'u' ? /^[0-9a-fA-F]{1,4}/ : /^[0-9a-fA-F]{1,8}/).exec(s.slice(i + 2));
+      if (m) { o += ansiC(c + n + m[0]); i += 1 + m[0].length; } else { o += c + n; i++; }
+    } else { o += c + n; i++; }
+  }
+  return o;
 }
 
 // ---- printf -----------------------------------------------------------------------------------
-function numArg(s: string | undefined, errs: string[]): bigint {
+/** bash's getintmax/getuintmax: strtoimax/strtoumax (base 0) that saturates, plus its messages. */
+function numArg(s: string | undefined, errs: string[], unsigned = false): bigint {
   if (s === undefined || s === '') return 0n;
   if (/^['"]/.test(s)) return BigInt(s.length > 1 ? s.charCodeAt(1) : 0);
-  const t = s.trim();
-  const m = /^([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)$/.exec(t);
+  const t = s.replace(/^[ \t\n\v\f\r]+/, '');
+  const m = /^([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)/.exec(t);
+  let v = 0n;
   if (m) {
-    let v: bigint;
     const d = m[2]!;
     if (/^0[xX]/.test(d)) v = BigInt(d);
     else if (d.length > 1 && d[0] === '0') v = BigInt('0o' + d.slice(1));
     else v = BigInt(d);
-    return m[1] === '-' ? -v : v;
+    const max = unsigned ? (1n << 64n) - 1n : (1n << 63n) - 1n;
+    if (unsigned ? v > max : m[1] === '-' ? v > max + 1n : v > max) {
+      errs.push(`warning: ${s}: Numerical result out of range`);
+      v = unsigned ? max : m[1] === '-' ? -max - 1n : max;
+    } else if (m[1] === '-') v = unsigned ? BigInt.asUintN(64, -v) : -v;
   }
-  const lead = /^([+-]?\d+)/.exec(t);
-  errs.push(`${s}: invalid number`);
-  return lead ? BigInt(lead[1]!) : 0n;
+  if (!m || m[0].length < t.length) errs.push(`${s}: ${s[0] === '0' && /[0-9]/.test(s[1] ?? '') ? 'invalid octal number' : s[0] === '0' && s[1] === 'x' ? 'invalid hex number' : 'invalid number'}`);
+  return v;
 }
 
 function floatArg(s: string | undefined, errs: string[]): number {
@@ -133,6 +191,7 @@ function cFloat(v: number, conv: string, prec: number | undefined, flags: string
       if (!flags.includes('#')) s = s.replace(/(\.\d*?)0+(e|$)/, '$1$2').replace(/\.(e|$)/, '$1');
     }
   }
+  if (flags.includes('#') && p === 0 && (lc === 'f' || lc === 'e') && Number.isFinite(v)) s = s.replace(/^([^e]*)/, '$1.');
   if (conv === conv.toUpperCase()) s = s.toUpperCase();
   if (v >= 0 && flags.includes('+')) s = '+' + s;
   else if (v >= 0 && flags.includes(' ')) s = ' ' + s;
@@ -267,7 +326,7 @@ export function formatPrintf(fmt: string, args: string[], errs: string[], tz?: s
           let s = arg ?? '';
           const ci = s.indexOf('\\c');
           if (ci >= 0) { s = s.slice(0, ci); stop = true; }
-          s = echoEscapes(s);
+          s = echoEscapes(s, true);
           if (prec !== undefined) s = s.slice(0, prec);
           o += pad(s, width, left);
           if (stop) return;
@@ -285,7 +344,7 @@ export function formatPrintf(fmt: string, args: string[], errs: string[], tz?: s
           break;
         }
         case 'o': case 'u': case 'x': case 'X': {
-          let v = numArg(arg, errs);
+          let v = numArg(arg, errs, true);
           v = BigInt.asUintN(64, v);
           let s = v.toString(conv === 'o' ? 8 : conv === 'u' ? 10 : 16);
           if (conv === 'X') s = s.toUpperCase();
@@ -316,18 +375,24 @@ function bashQuote(s: string): string {
 def(['printf'], async (sh, args) => {
   let i = 1;
   let varName: string | undefined;
-  if (args[i] === '-v') { varName = args[i + 1]; i += 2; }
+  if (args[i] === '-v') {
+    varName = args[i + 1];
+    if (varName === undefined) { await errOut(sh, 'printf', '-v: option requires an argument'); await sh.writeFd(2, 'printf: usage: printf [-v var] format [arguments]\n'); return 2; }
+    if (!/^[A-Za-z_][A-Za-z0-9_]*(\[.*\])?$/s.test(varName)) { await errOut(sh, 'printf', `\`${varName}': not a valid identifier`); return 2; }
+    i += 2;
+  }
   if (args[i] === '--') i++;
+  else if (args[i] !== undefined && /^-./.test(args[i]!)) { await errOut(sh, 'printf', `${args[i]!.slice(0, 2)}: invalid option`); await sh.writeFd(2, 'printf: usage: printf [-v var] format [arguments]\n'); return 2; }
   const fmt = args[i];
   if (fmt === undefined) { await sh.writeFd(2, 'printf: usage: printf [-v var] format [arguments]\n'); return 2; }
   const errs: string[] = [];
   const r = formatPrintf(fmt, args.slice(i + 1), errs, sh.getVar('TZ'), sh.startTime);
   if (varName) {
-    if (/\[/.test(varName)) { const m = /^(.*?)\[(.*)\]$/.exec(varName)!; sh.setElem(m[1]!, m[2]!, r.out); }
+    if (/\[/.test(varName)) { const m = /^(.*?)\[(.*)\]$/.exec(varName)!; sh.setElem(m[1]!, await sh.refSubscriptAsync(m[1]!, m[2]!), r.out); }
     else sh.setVar(varName, r.out);
   } else await out(sh, r.out);
   for (const e of errs) await errOut(sh, 'printf', e);
-  return errs.length ? 1 : 0;
+  return errs.some((e) => !e.startsWith('warning: ')) ? 1 : 0;
 });
 
 // ---- test -------------------------------------------------------------------------------------
@@ -397,37 +462,94 @@ def(['pwd'], async (sh, args) => {
   return 0;
 });
 
+/** pushd/popd/dirs operands: leading `-n` (pushd/popd), `+N`/`-N`, `--`; bash's usage errors. */
+async function dirArgs(sh: Shell, args: string[], name: string): Promise<{ n: boolean; flags: Set<string>; ops: string[] } | number> {
+  const flags = new Set<string>();
+  const ops: string[] = [];
+  let i = 1;
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') { i++; break; }
+    if (/^[-+]\d+$/.test(a)) { ops.push(a); continue; }
+    if (a.length > 1 && a[0] === '-') {
+      const allowed = name === 'dirs' ? 'clpv' : 'n';
+      if ([...a.slice(1)].every((c) => allowed.includes(c))) { for (const c of a.slice(1)) flags.add(c); continue; }
+      return usageErr(sh, name, `${a}: invalid number`);
+    }
+    if (name === 'pushd') { ops.push(a); continue; }
+    return usageErr(sh, name, name === 'popd' ? `${a}: invalid argument` : `${a}: invalid option`);
+  }
+  for (; i < args.length; i++) ops.push(args[i]!);
+  return { n: flags.has('n'), flags, ops };
+}
+/** Index into [cwd, ...stack] of `+N`/`-N`, or an error status after printing bash's message. */
+async function stackIndex(sh: Shell, name: string, a: string, shown = a): Promise<number | string> {
+  const len = sh.dirStack.length + 1;
+  const n = Number(a.slice(1));
+  const idx = a[0] === '+' ? n : len - 1 - n;
+  if (idx >= 0 && idx < len) return idx;
+  return sh.dirStack.length === 0 ? 'directory stack empty' : `${shown}: directory stack index out of range`;
+}
+const printStack = (sh: Shell): Promise<void> => out(sh, [sh.cwd, ...sh.dirStack].map((d) => tildeHome(sh, d)).join(' ') + '\n');
 def(['pushd'], async (sh, args) => {
-  const dir = args[1];
-  if (dir === undefined) {
-    const top = sh.dirStack.shift();
-    if (top === undefined) { await errOut(sh, 'pushd', 'no other directory'); return 1; }
-    const cur = sh.cwd;
-    const st = await chdir(sh, top, 'pushd');
-    if (st) return st;
-    sh.dirStack.unshift(cur);
+  const o = await dirArgs(sh, args, 'pushd');
+  if (typeof o === 'number') return o;
+  if (o.ops.length > 1) { await errOut(sh, 'pushd', 'too many arguments'); return 1; }
+  const dir = o.ops[0];
+  if (dir === undefined || /^[-+]\d+$/.test(dir)) {
+    if (sh.dirStack.length === 0) { await errOut(sh, 'pushd', dir === undefined ? 'no other directory' : 'directory stack empty'); return 1; }
+    const idx = dir === undefined ? 1 : await stackIndex(sh, 'pushd', dir);
+    if (typeof idx === 'string') { await errOut(sh, 'pushd', idx); return 1; }
+    const list = [sh.cwd, ...sh.dirStack];
+    const rot = dir === undefined ? [list[1]!, list[0]!, ...list.slice(2)] : [...list.slice(idx), ...list.slice(0, idx)];
+    if (!o.n) {
+      const st = await chdir(sh, rot[0]!, 'pushd');
+      if (st) return st;
+      sh.dirStack = rot.slice(1);
+    }
+  } else if (o.n) {
+    sh.dirStack.unshift(path.resolve(sh.cwd, dir));
   } else {
     const cur = sh.cwd;
     const st = await chdir(sh, dir, 'pushd');
     if (st) return st;
     sh.dirStack.unshift(cur);
   }
-  await out(sh, [sh.cwd, ...sh.dirStack].map((d) => tildeHome(sh, d)).join(' ') + '\n');
+  await printStack(sh);
   return 0;
 });
-def(['popd'], async (sh) => {
-  const top = sh.dirStack.shift();
-  if (top === undefined) { await errOut(sh, 'popd', 'directory stack empty'); return 1; }
-  const st = await chdir(sh, top, 'popd');
-  if (st) return st;
-  await out(sh, [sh.cwd, ...sh.dirStack].map((d) => tildeHome(sh, d)).join(' ') + '\n');
+def(['popd'], async (sh, args) => {
+  const o = await dirArgs(sh, args, 'popd');
+  if (typeof o === 'number') return o;
+  if (o.ops.length > 1) { await errOut(sh, 'popd', 'too many arguments'); return 1; }
+  if (sh.dirStack.length === 0) { await errOut(sh, 'popd', 'directory stack empty'); return 1; }
+  const idx = o.ops[0] === undefined ? 0 : await stackIndex(sh, 'popd', o.ops[0]);
+  if (typeof idx === 'string') { await errOut(sh, 'popd', idx); return 1; }
+  if (idx === 0) {
+    if (o.n) sh.dirStack.shift();
+    else {
+      const st = await chdir(sh, sh.dirStack[0]!, 'popd');
+      if (st) return st;
+      sh.dirStack.shift();
+    }
+  } else sh.dirStack.splice(idx - 1, 1);
+  await printStack(sh);
   return 0;
 });
 def(['dirs'], async (sh, args) => {
-  if (args.includes('-c')) { sh.dirStack = []; return 0; }
-  const list = [sh.cwd, ...sh.dirStack].map((d) => (args.includes('-l') ? d : tildeHome(sh, d)));
-  if (args.includes('-v')) await out(sh, list.map((d, i) => ` ${i}  ${d}\n`).join(''));
-  else if (args.includes('-p')) await out(sh, list.map((d) => d + '\n').join(''));
+  const o = await dirArgs(sh, args, 'dirs');
+  if (typeof o === 'number') return o;
+  if (o.flags.has('c')) { sh.dirStack = []; return 0; }
+  const long = o.flags.has('l');
+  let list = [sh.cwd, ...sh.dirStack].map((d) => (long ? d : tildeHome(sh, d)));
+  if (o.ops.length) {
+    const idx = await stackIndex(sh, 'dirs', o.ops[0]!, o.ops[0]!.slice(1));
+    if (typeof idx === 'string') { await errOut(sh, 'dirs', idx); return 1; }
+    list = [list[idx]!];
+    if (!o.flags.has('v')) { await out(sh, list[0] + '\n'); return 0; }
+  }
+  if (o.flags.has('v')) await out(sh, list.map((d, i) => ` ${i}  ${d}\n`).join(''));
+  else if (o.flags.has('p')) await out(sh, list.map((d) => d + '\n').join(''));
   else await out(sh, list.join(' ') + '\n');
   return 0;
 });
@@ -526,9 +648,15 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
       }
       return 0;
     }
+    if (names.length === 0 && variant === 'local' && sh.funcDepth > 0) {
+      // the current function's variables, set or not
+      const top = sh.scopes[sh.scopes.length - 1]!;
+      for (const n of [...top.keys()].sort()) if (top.get(n)!.local) await out(sh, sh.declareLine(n) + '\n');
+      return 0;
+    }
     if (names.length === 0) {
       for (const n of sh.varNames().sort()) {
-        const attrs = sh.attrString(n);
+        const attrs = sh.attrString(n, true);
         if (on.size && ![...on].filter((c) => c !== 'p').every((c) => attrs.includes(c))) continue;
         const v = sh.getVarRaw(n)!;
         if (on.has('p') || on.size) await out(sh, sh.declareLine(n) + '\n');
@@ -547,13 +675,24 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
   for (const it of names) {
     const name = it.name!;
     if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(name)) { await errOut(sh, variant, `\`${name}${it.value !== undefined ? '=' + it.value : ''}': not a valid identifier`); st = 1; continue; }
+    if (it.index !== undefined && (variant === 'export' || variant === 'readonly')) { await errOut(sh, variant, `\`${name}[${it.index}]': not a valid identifier`); st = 1; continue; }
+    if (on.has('n') && !it.arrayAssign) {
+      // bash checks the target name a nameref gets (its value, or the variable's current value)
+      const tv = it.value !== undefined ? it.value : local ? undefined : sh.getVarRaw(name)?.str;
+      if (tv !== undefined && tv !== '' && !/^[a-zA-Z_][a-zA-Z0-9_]*(\[.*\])?$/s.test(tv)) { await errOut(sh, variant, `\`${tv}': invalid variable name for name reference`); st = 1; continue; }
+      if (tv === name) { await errOut(sh, variant, `${name}: nameref variable self references not allowed`); st = 1; continue; }
+    }
     let v: Var | undefined;
     if (local) {
-      const top = sh.scopes[sh.scopes.length - 1]!;
+      let ti = sh.scopes.length - 1;
+      while (ti > 0 && tempScopes.has(sh.scopes[ti]!)) ti--;
+      const top = sh.scopes[ti]!;
       v = top.get(name);
       if (!v) {
         const outer = sh.getVarRaw(name);
+        if (outer?.readonly) { await errOut(sh, variant, `${name}: readonly variable`); st = 1; continue; }
         v = { local: true };
+        if (outer?.exported) v.exported = true; // bash: a local inherits only the export attribute
         if (outer && variant !== 'local' && false) v = outer;
         top.set(name, v);
         if (outer && (on.has('a') || on.has('A')) === false && it.value === undefined && !it.arrayAssign) {
@@ -561,34 +700,40 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
         }
       }
     } else {
-      v = on.has('n') ? sh.getVarRaw(name) : sh.resolveVar(name);
-      if (!v) { v = {}; sh.scopes[0]!.set(on.has('n') ? name : sh.resolveName(name), v); }
+      const raw = on.has('n') || off.has('n');
+      v = raw ? sh.getVarRaw(name) : sh.resolveVar(name);
+      if (!v) { v = {}; sh.scopes[0]!.set(raw ? name : sh.resolveName(name), v); }
     }
     if (v.readonly && (it.value !== undefined || it.arrayAssign || off.has('r'))) { await errOut(sh, variant, `${name}: readonly variable`); st = 1; continue; }
-    if (on.has('a') && !v.arr && !v.assoc) { v.arr = new Map(); if (v.str !== undefined) v.arr.set(0, v.str); v.str = undefined; }
-    if (on.has('A') && !v.assoc) {
-      if (v.arr) { await errOut(sh, variant, `${name}: cannot convert indexed to associative array`); st = 1; continue; }
-      v.assoc = new Map(); if (v.str !== undefined) v.assoc.set('0', v.str); v.str = undefined;
+    // `export -a x` / `readonly -A x` without a value do not make x an array (bash)
+    const bare = (variant === 'export' || variant === 'readonly') && it.value === undefined && !it.arrayAssign && v.str === undefined && !v.arr && !v.assoc;
+    // with a compound assignment, bash abandons the rest of the line (the message has no `declare:`)
+    const convErr = async (m: string): Promise<void> => { if (it.arrayAssign) throw new DiscardError(`${name}: ${m}`); await errOut(sh, variant, `${name}: ${m}`); st = 1; };
+    if (on.has('a') && v.assoc) { await convErr('cannot convert associative to indexed array'); continue; }
+    if (on.has('a') && !v.arr && !bare) { v.arr = new Map(); if (v.str !== undefined) v.arr.set(0, v.str); else v.declOnly = true; v.str = undefined; }
+    if (on.has('A') && !v.assoc && !bare) {
+      if (v.arr) { await convErr('cannot convert indexed to associative array'); continue; }
+      v.assoc = new Map(); if (v.str !== undefined) v.assoc.set('0', v.str); else v.declOnly = true; v.str = undefined;
     }
+    // a `name=(…)` argument that comes from an expansion is a compound assignment for an array
+    const arrayAssign = it.arrayAssign ?? (it.value !== undefined && it.index === undefined && (v.arr || v.assoc) && /^\(.*\)$/s.test(it.value) ? textArrayAssign(name, it) : undefined);
     if (on.has('i')) v.integer = true; if (off.has('i')) v.integer = false;
     if (on.has('l')) { v.lower = true; v.upper = false; } if (off.has('l')) v.lower = false;
     if (on.has('u')) { v.upper = true; v.lower = false; } if (off.has('u')) v.upper = false;
     if (on.has('x')) v.exported = true; if (off.has('x')) v.exported = false;
     if (on.has('n')) v.nameref = true; if (off.has('n')) v.nameref = false;
     try {
-      if (it.arrayAssign) {
-        if (local || on.has('n')) {
-          // assign directly into this scope's variable
-          const saved = sh.scopes;
-          sh.scopes = [...saved.slice(0, -1), new Map([[name, v]])];
-          if (!local) sh.scopes = saved;
-          try { await sh.assignArray(name, it.arrayAssign, on.has('A')); } finally { sh.scopes = saved; }
-        } else await sh.assignArray(name, it.arrayAssign, on.has('A'));
+      if (arrayAssign) {
+        const saved = sh.scopes, savedSrc = sh.source;
+        // `name` designates v; other names (in the values and subscripts) resolve as usual
+        if (local) sh.scopes = [...saved, new Map([[name, v]])];
+        if (arrayAssign !== it.arrayAssign) sh.setSource((arrayAssign as Assign & { src: string }).src, savedSrc.name);
+        try { await sh.assignArray(name, arrayAssign, on.has('A')); } finally { sh.scopes = saved; sh.source = savedSrc; }
       } else if (it.value !== undefined) {
         if (v.nameref && on.has('n')) { v.str = it.value; }
         else if (local) {
           const saved = sh.scopes;
-          sh.scopes = [new Map([[name, v]])];
+          sh.scopes = [...saved, new Map([[name, v]])];
           try {
             if (it.index !== undefined) sh.setElem(name, it.index, it.value, it.append);
             else sh.setVar(name, it.value, it.append);
@@ -603,6 +748,41 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
     if (on.has('r')) v.readonly = true;
   }
   return st;
+}
+
+const textWords = new Map<string, Word | null>();
+/** The shell word `text` spells (one word of source text), or undefined. */
+function wordOfText(text: string): Word | undefined {
+  let w = textWords.get(text);
+  if (w === undefined) {
+    w = null;
+    try {
+      const r = parseScript(`: ${text}`, false);
+      const c = !r.error && r.file.Stmts.length === 1 ? r.file.Stmts[0]!.Cmd : undefined;
+      if (c?.type === 'CallExpr' && c.Args.length === 2) w = c.Args[1]!;
+    } catch { /* left as it is */ }
+    textWords.set(text, w);
+  }
+  return w ?? undefined;
+}
+
+const textAssigns = new Map<string, Assign | null>();
+/** `declare -a "x=(1 2)"`: the argument's text parsed as a compound assignment (and its source text). */
+function textArrayAssign(name: string, it: DeclItem): (Assign & { src: string }) | undefined {
+  const src = `${name}${it.append ? '+=' : '='}${it.value}`;
+  let a = textAssigns.get(src);
+  if (a === undefined) {
+    a = null;
+    try {
+      const r = parseScript(src, false);
+      const f = r.file;
+      const c = !r.error && f.Stmts.length === 1 ? f.Stmts[0]!.Cmd : undefined;
+      if (c?.type === 'CallExpr' && c.Args.length === 0 && c.Assigns.length === 1 && c.Assigns[0]!.Array) a = c.Assigns[0]!;
+    } catch { /* not an array literal: a plain value */ }
+    if (textAssigns.size > 500) textAssigns.clear();
+    textAssigns.set(src, a ?? null);
+  }
+  return a ? { ...a, src } : undefined;
 }
 
 function shQuoteValue(v: string): string {
@@ -623,21 +803,30 @@ export async function declClause(sh: Shell, variant: string, assigns: Assign[]):
       continue;
     }
     if (!a.Name) continue;
+    if (a.Naked && declWords.size && declWords.has(a.Name.Value)) {
+      // a word mvdan-sh rejected after an assignment (`local a=1 $name`), expanded now
+      const w = wordOfText(declWords.get(a.Name.Value)!);
+      if (w) { for (const f of await sh.ex.fields([w])) items.push(...parseDeclArgs([f])); continue; }
+    }
     const it: DeclItem = { name: a.Name.Value, append: a.Append };
     if (a.Index) it.index = await sh.subscriptText(a.Name.Value, a.Index);
     if (a.Array) it.arrayAssign = a;
     else if (!a.Naked) it.value = a.Value ? await sh.ex.literal(a.Value, 'assign') : '';
     items.push(it);
   }
+  // `$_`: the last word, as bash sees it (`declare a=(1 2)` leaves `a`)
+  const last = items[items.length - 1];
+  sh.lastArg = !last ? variant : last.flag ?? (last.value !== undefined ? `${last.name}${last.index !== undefined ? `[${last.index}]` : ''}${last.append ? '+=' : '='}${last.value}` : last.name!);
   return declare(sh, variant, items);
 }
 
 def(['unset'], async (sh, args) => {
   let mode = 'v';
   let st = 0;
+  let explicitV = false;
   for (const a of args.slice(1)) {
     if (a === '-f') { mode = 'f'; continue; }
-    if (a === '-v') { mode = 'v'; continue; }
+    if (a === '-v') { mode = 'v'; explicitV = true; continue; }
     if (a === '-n') { mode = 'n'; continue; }
     if (mode === 'f') { sh.funcs.delete(a); continue; }
     const m = /^([a-zA-Z_][a-zA-Z0-9_]*)\[(.*)\]$/s.exec(a);
@@ -645,18 +834,26 @@ def(['unset'], async (sh, args) => {
       if (m) {
         const v = sh.resolveVar(m[1]!);
         if (v?.readonly) throw new ShellError(`${m[1]}: cannot unset: readonly variable`, 1);
-        if (m[2] === '@' || m[2] === '*') sh.unsetVar(m[1]!);
-        else if (v?.assoc) v.assoc.delete(m[2]!);
+        if (v && !v.arr && !v.assoc && v.str !== undefined && (m[2] === '@' || m[2] === '*')) throw new ShellError(`${m[1]}: not an array variable`, 1);
+        if (m[2] === '@' || m[2] === '*') { if (v?.arr) v.arr.clear(); else if (v?.assoc) v.assoc.clear(); else sh.unsetVar(m[1]!); continue; }
+        const sub = await sh.refSubscriptAsync(m[1]!, m[2]!);
+        if (v?.assoc) v.assoc.delete(sub);
         else if (v?.arr) {
-          let i = Number(sh.arith.evalString(m[2]!));
-          if (i < 0) { const keys = [...v.arr.keys()]; i = (keys.length ? Math.max(...keys) + 1 : 0) + i; }
+          let i = Number(sub);
+          if (i < 0) {
+            const keys = [...v.arr.keys()];
+            i = (keys.length ? Math.max(...keys) + 1 : 0) + i;
+            if (i < 0) throw new ShellError(`[${sub}]: bad array subscript`, 1);
+          }
           v.arr.delete(i);
-        } else if (v && Number(sh.arith.evalString(m[2]!)) === 0) v.str = undefined;
+        } else if (v && v.str !== undefined) {
+          if (Number(sub) === 0) v.str = undefined; else throw new ShellError(`${m[1]}: not an array variable`, 1);
+        }
         continue;
       }
       if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(a)) { sh.funcs.delete(a); continue; }
       if (mode === 'n') { for (let i = sh.scopes.length - 1; i >= 0; i--) if (sh.scopes[i]!.delete(a)) break; continue; }
-      if (!sh.getVarRaw(a) && sh.funcs.has(a) && mode === 'v' && false) sh.funcs.delete(a);
+      if (!explicitV && !sh.getVarRaw(a) && sh.funcs.has(a)) { sh.funcs.delete(a); continue; } // no variable: a function
       sh.unsetVar(a);
     } catch (e) {
       if (e instanceof ShellError) { await errOut(sh, 'unset', e.message); st = 1; continue; }
@@ -751,7 +948,7 @@ def(['shopt'], async (sh, args) => {
 class ReadTimeout extends Error { constructor(readonly partial: string) { super('timeout'); } }
 
 /** Reads one record ending in `delim` from fd n, byte by byte. Null at EOF with nothing read. */
-export async function readLine(sh: Shell, n: number, delim: string, max = -1, raw = true, deadline?: number): Promise<{ text: string; eof: boolean } | null> {
+export async function readLine(sh: Shell, n: number, delim: string, max = -1, raw = true, deadline?: number, skipNul = false): Promise<{ text: string; eof: boolean } | null> {
   const f = sh.fds.get(n);
   if (!f) throw new ShellError(`${n}: invalid file descriptor: Bad file descriptor`, 1);
   let text = '';
@@ -767,13 +964,14 @@ export async function readLine(sh: Shell, n: number, delim: string, max = -1, ra
     const b = byte === null ? null : [byte];
     if (!b) return text === '' ? null : { text, eof: true };
     const c = String.fromCharCode(b[0]!);
+    if (skipNul && c === '\0' && delim !== '\0') continue; // `read` drops NUL bytes (not counted by -n)
     if (!raw && c === '\\') {
       let b2n = readByteSync(f);
       if (b2n === AGAIN) { const r2 = await readSome(f, 1); b2n = r2 ? r2[0]! : null; }
       const b2 = b2n === null ? null : [b2n];
       if (!b2) return { text, eof: true };
       const c2 = String.fromCharCode(b2[0]!);
-      if (c2 === delim && delim === '\n') continue;
+      if (c2 === '\n') continue;
       text += '\\' + c2;
       count++;
       continue;
@@ -785,35 +983,42 @@ export async function readLine(sh: Shell, n: number, delim: string, max = -1, ra
   }
 }
 
-function ifsSplit(s: string, ifs: string, n: number): string[] {
-  // splits into at most n fields; the last gets the rest (trailing IFS whitespace removed)
-  const isWs = (c: string): boolean => ifs.includes(c) && ' \t\n'.includes(c);
-  const isIfs = (c: string): boolean => ifs.includes(c);
+/**
+ * read's field splitting: at most n fields, the last gets the rest (trailing IFS whitespace
+ * removed). With `esc` (no -r), `\\c` pairs are literal characters that never split or get trimmed.
+ */
+function ifsSplit(s: string, ifs: string, n: number, esc = false): string[] {
+  const ch: string[] = [], lit: boolean[] = [];
+  for (let k = 0; k < s.length; k++) {
+    if (esc && s[k] === '\\' && k + 1 < s.length) { ch.push(s[++k]!); lit.push(true); } else { ch.push(s[k]!); lit.push(false); }
+  }
+  const isIfs = (k: number): boolean => !lit[k] && ifs.includes(ch[k]!);
+  const isWs = (k: number): boolean => isIfs(k) && ' \t\n'.includes(ch[k]!);
+  const len = ch.length;
   const fields: string[] = [];
+  const word = (i: number): [string, number] => {
+    let j = i;
+    while (j < len && !isIfs(j)) j++;
+    const w = ch.slice(i, j).join('');
+    // skip the delimiter: ws* [nonws] ws*
+    while (j < len && isWs(j)) j++;
+    if (j < len && isIfs(j) && !isWs(j)) { j++; while (j < len && isWs(j)) j++; }
+    return [w, j];
+  };
   let i = 0;
-  while (i < s.length && isWs(s[i]!)) i++;
-  while (i < s.length) {
+  while (i < len && isWs(i)) i++;
+  while (i < len) {
     if (fields.length === n - 1) {
-      let rest = s.slice(i);
-      // strip trailing IFS whitespace
-      let e = rest.length;
-      while (e > 0 && isWs(rest[e - 1]!)) e--;
-      rest = rest.slice(0, e);
-      // a single trailing non-ws IFS char is removed if it ends the line (bash semantics)
-      if (rest.length && isIfs(rest[rest.length - 1]!) && !isWs(rest[rest.length - 1]!) && !(rest.length >= 2 && rest[rest.length - 2] === '\\')) {
-        const stripped = rest.slice(0, -1);
-        // only when no other IFS separators are present would it become part of the field
-        if (![...stripped].some((c) => isIfs(c))) rest = stripped;
-      }
-      fields.push(rest);
+      // bash: the rest of the line, unless it is a single word followed only by delimiters
+      const [w, j] = word(i);
+      if (j >= len) { fields.push(w); return fields; }
+      let e = len;
+      while (e > i && isWs(e - 1)) e--;
+      fields.push(ch.slice(i, e).join(''));
       return fields;
     }
-    let j = i;
-    while (j < s.length && !isIfs(s[j]!)) j++;
-    fields.push(s.slice(i, j));
-    // skip delimiter: ws* [nonws] ws*
-    while (j < s.length && isWs(s[j]!)) j++;
-    if (j < s.length && isIfs(s[j]!) && !isWs(s[j]!)) { j++; while (j < s.length && isWs(s[j]!)) j++; }
+    const [w, j] = word(i);
+    fields.push(w);
     i = j;
   }
   return fields;
@@ -853,8 +1058,9 @@ def(['read'], async (sh, args) => {
   const names = args.slice(i);
   if (prompt !== undefined) await sh.writeFd(2, prompt);
   let line: { text: string; eof: boolean } | null;
-  try { line = await readLine(sh, fd, exact ? '' : delim, max, raw, deadline); } catch (e) {
+  try { line = await readLine(sh, fd, exact ? '' : delim, max, raw, deadline, true); } catch (e) {
     if (e instanceof ShellError) { await errOut(sh, 'read', e.message); return 1; }
+    if ((e as NodeJS.ErrnoException)?.code === 'EISDIR') { await errOut(sh, 'read', `read error: ${fd}: Is a directory`); return 1; }
     if (e instanceof ReadTimeout) {
       // bash assigns what was read so far and returns > 128
       const text = e.partial;
@@ -866,17 +1072,18 @@ def(['read'], async (sh, args) => {
   const text = line?.text ?? '';
   const ifs = sh.getVar('IFS') ?? ' \t\n';
   if (exact) {
-    sh.setVar(names[0] ?? 'REPLY', text);
+    sh.setVar(names[0] ?? 'REPLY', raw ? text : unbackslash(text));
+    for (const n of names.slice(1)) sh.setVar(n, '');
   } else if (arr) {
-    const fields = ifsSplit(text, ifs, Infinity).map((f) => (raw ? f : unbackslash(f)));
+    const fields = ifsSplit(text, ifs, Infinity, !raw);
     const m = sh.lvalueArray(arr);
     m.clear();
     fields.forEach((f, k) => m.set(k, f));
   } else if (names.length === 0) {
     sh.setVar('REPLY', raw ? text : unbackslash(text));
   } else {
-    const fields = ifsSplit(text, ifs, names.length);
-    names.forEach((n, k) => sh.setVar(n, raw ? (fields[k] ?? '') : unbackslash(fields[k] ?? '')));
+    const fields = ifsSplit(text, ifs, names.length, !raw);
+    names.forEach((n, k) => sh.setVar(n, fields[k] ?? ''));
   }
   return line === null || line.eof ? 1 : 0;
 });
@@ -903,10 +1110,15 @@ def(['mapfile', 'readarray'], async (sh, args) => {
   let k = origin, n = 0;
   for (;;) {
     if (count && n >= count) break;
-    const line = await readLine(sh, fd, delim, -1, true);
+    let line;
+    try { line = await readLine(sh, fd, delim, -1, true); } catch (e) {
+      if ((e as NodeJS.ErrnoException)?.code === 'EISDIR') break; // bash ignores read errors here
+      throw e;
+    }
     if (!line) break;
     if (skip > 0) { skip--; continue; }
-    m.set(k++, strip || line.eof ? line.text : line.text + delim);
+    const nul = line.text.indexOf('\0'); // bash keeps each line as a C string: cut at a NUL
+    m.set(k++, nul >= 0 ? line.text.slice(0, nul) : strip || line.eof || delim === '\0' ? line.text : line.text + delim);
     n++;
   }
   return 0;
@@ -914,12 +1126,17 @@ def(['mapfile', 'readarray'], async (sh, args) => {
 
 // ---- eval / source / exec / command -------------------------------------------------------
 def(['eval'], async (sh, args) => {
-  const src = args.slice(1).join(' ');
+  const o = await simpleOpts(sh, args, '');
+  if (typeof o === 'number') return o;
+  const src = args.slice(o.i).join(' ');
   if (src.trim() === '') return 0;
-  return sh.evalString(src, 'eval');
+  return sh.evalString(src, 'eval', sh.lineOf(sh.curPos));
 });
 
 def(['source', '.'], async (sh, args) => {
+  const o = await simpleOpts(sh, args, '');
+  if (typeof o === 'number') return o;
+  if (o.i > 1) args = [args[0]!, ...args.slice(o.i)];
   const file = args[1];
   if (file === undefined) { await errOut(sh, args[0]!, 'filename argument required'); return 2; }
   let p: string | undefined;
@@ -933,23 +1150,26 @@ def(['source', '.'], async (sh, args) => {
   let src: string;
   try { src = fs.readFileSync(Buffer.from(p, 'latin1')).toString('latin1'); } catch (e) {
     await errOut(sh, file, errnoMsg(e));
+    await sh.returnTrap(); // bash runs the RETURN trap even when the file cannot be read
     return 1;
   }
-  let f;
-  try { f = parse(fromBytes(src), sh.posix); } catch (e) {
-    if (e instanceof ParseError) { await sh.writeFd(2, `${file}: line ${e.line}: ${e.text}\n`); return 2; }
-    throw e;
-  }
+  const parsed = parseScript(src, sh.posix);
+  const f = parsed.file;
   const savedSrc = sh.source, savedParams = sh.params, savedErr = sh.errName;
   const hasArgs = args.length > 2;
   if (hasArgs) sh.params = args.slice(2);
-  sh.setSource(src, file);
+  sh.setSource(parsed.src, file);
   sh.errName = file;
   sh.sourcing++;
   try {
     let st: number;
     try {
-      st = await sh.stmts(f.Stmts);
+      st = await sh.topLevel(f.Stmts, undefined, parsed);
+      if (parsed.error) {
+        // bash ran the lines before the syntax error
+        await sh.syntaxError(parsed.error, `${file}: line ${parsed.error.line}: `);
+        st = 2;
+      }
     } catch (e) {
       if (e instanceof ReturnSignal) st = e.status;
       else throw e;
@@ -966,20 +1186,26 @@ def(['source', '.'], async (sh, args) => {
 
 def(['exec'], async (sh, args) => {
   let i = 1;
-  while (args[i]?.startsWith('-') && args[i] !== '--') { if (args[i] === '-a') i++; i++; }
+  let argv0: string | undefined;
+  let login = false;
+  while (args[i]?.startsWith('-') && args[i] !== '--' && args[i] !== '-') {
+    if (args[i] === '-a') { argv0 = args[++i]; } else if (args[i]!.includes('l')) login = true;
+    i++;
+  }
   if (args[i] === '--') i++;
   const rest = args.slice(i);
   if (rest.length === 0) return 0;
-  const found = lookPath(sh, rest[0]!);
+  if (argv0 !== undefined || login) rest[0] = (login ? '-' : '') + (argv0 ?? rest[0]!);
+  const found = lookPath(sh, args[i]!);
   if (found.error) {
-    await sh.err(`${rest[0]}: ${found.error === 'command not found' ? 'not found' : found.error}`);
+    await sh.err(`${args[i]}: ${found.error === 'command not found' ? 'not found' : found.error}`);
     throw new ExitSignal(found.status);
   }
   const st = await runExternal(sh, found.path!, rest);
   throw new ExitSignal(st);
 });
 
-async function describe(sh: Shell, name: string, mode: 'v' | 'V' | 't' | 'p' | 'P', all = false): Promise<boolean> {
+async function describe(sh: Shell, name: string, mode: 'v' | 'V' | 't' | 'p' | 'P', all = false, noFunc = false): Promise<boolean> {
   let found = false;
   const emit = async (kind: string, text: string): Promise<void> => {
     found = true;
@@ -988,48 +1214,75 @@ async function describe(sh: Shell, name: string, mode: 'v' | 'V' | 't' | 'p' | '
     else if (mode === 'V') await out(sh, kind === 'file' ? `${name} is ${text}\n` : kind === 'function' ? (all || mode === 'V' ? `${name} is a function\n${sh.functionText(name)}\n` : '') : kind === 'alias' ? `${name} is aliased to \`${text}'\n` : `${name} is a shell ${kind}\n`);
     else if (kind === 'file') await out(sh, text + '\n');
   };
-  if (mode !== 'P') {
+  if (mode !== 'P' && !noFunc) {
     if (sh.aliases.has(name)) { await emit('alias', sh.aliases.get(name)!); if (!all) return true; }
     if (keywords.has(name)) { await emit('keyword', name); if (!all) return true; }
     if (sh.funcs.has(name)) { await emit('function', name); if (!all) return true; }
-    if (builtins.has(name) || getPrivateCommand(name)) { await emit('builtin', name); if (!all) return true; }
   }
+  if (mode !== 'P' && (builtins.has(name) || getPrivateCommand(name))) { await emit('builtin', name); if (!all) return true; }
   const f = lookPath(sh, name);
-  if (f.path) { await emit('file', f.path); }
+  if (f.path && (!f.error || !all)) await emit('file', mode === 'V' && !all && sh.commandHash.has(name) ? `hashed (${f.path})` : displayPath(sh, name, f.path));
   return found;
+}
+/** The path as bash shows it: the name itself if it has a `/`, else PATH's entry (kept relative) + `/name`. */
+function displayPath(sh: Shell, name: string, abs: string): string {
+  if (name.includes('/')) return name;
+  if (sh.commandHash.has(name)) return abs;
+  for (const dir of (sh.getVar('PATH') ?? '').split(':')) {
+    if (path.resolve(sh.cwd, dir || '.', name) !== abs) continue;
+    const d = dir || '.';
+    return d + (d.endsWith('/') ? '' : '/') + name;
+  }
+  return abs;
 }
 
 def(['type'], async (sh, args) => {
   let mode: 'V' | 't' | 'p' | 'P' = 'V';
-  let all = false;
+  let all = false, noFunc = false;
   let st = 0;
   for (const a of args.slice(1)) {
-    if (/^-[atpPf]+$/.test(a)) { for (const c of a.slice(1)) { if (c === 'a') all = true; else if (c === 't') mode = 't'; else if (c === 'p') mode = 'p'; else if (c === 'P') mode = 'P'; } continue; }
-    if (!(await describe(sh, a, mode, all))) { if (mode === 'V') await errOut(sh, 'type', `${a}: not found`); st = 1; }
+    if (/^-[atpPf]+$/.test(a)) { for (const c of a.slice(1)) { if (c === 'a') all = true; else if (c === 't') mode = 't'; else if (c === 'p') mode = 'p'; else if (c === 'P') mode = 'P'; else if (c === 'f') noFunc = true; } continue; }
+    if (!(await describe(sh, a, mode, all, noFunc))) { if (mode === 'V') await errOut(sh, 'type', `${a}: not found`); st = 1; }
   }
   return st;
 });
 
 def(['command'], async (sh, args) => {
-  let i = 1, mode: 'v' | 'V' | '' = '';
+  let i = 1, mode: 'v' | 'V' | '' = '', std = false;
   for (; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') { i++; break; }
     if (!/^-[pvV]+$/.test(a)) break;
     if (a.includes('v')) mode = 'v';
     if (a.includes('V')) mode = 'V';
+    if (a.includes('p')) std = true;
   }
   const rest = args.slice(i);
   if (rest.length === 0) return 0;
+  // -p: search bash's standard path (confstr _CS_PATH) instead of $PATH
   if (mode) {
-    let st = 0;
-    for (const n of rest) if (!(await describe(sh, n, mode))) { if (mode === 'V') await errOut(sh, 'command', `${n}: not found`); st = 1; }
-    return st;
+    let any = false;
+    const savedPath = sh.getVar('PATH');
+    for (const n of rest) {
+      let ok: boolean;
+      if (std) sh.setVar('PATH', '/bin:/usr/bin');
+      try { ok = await describe(sh, n, mode); } finally { if (std) { if (savedPath === undefined) sh.unsetVar('PATH'); else sh.setVar('PATH', savedPath); } }
+      if (ok) any = true; else if (mode === 'V') await errOut(sh, 'command', `${n}: not found`);
+    }
+    return any ? 0 : 1;
+  }
+  if (std && !rest[0]!.includes('/') && !builtins.has(rest[0]!) && !getPrivateCommand(rest[0]!)) {
+    const p = ['/bin', '/usr/bin'].map((d) => `${d}/${rest[0]}`).find((c) => { try { fs.accessSync(c, fs.constants.X_OK); return fs.statSync(c).isFile(); } catch { return false; } });
+    if (p === undefined) { await sh.err(`${rest[0]}: command not found`); return 127; }
+    return runExternal(sh, p, rest);
   }
   return sh.callArgs(rest, undefined, { noFunc: true });
 });
 
 def(['builtin'], async (sh, args) => {
+  const o = await simpleOpts(sh, args, '');
+  if (typeof o === 'number') return o;
+  if (o.i > 1) args = [args[0]!, ...args.slice(o.i)];
   if (args.length < 2) return 0;
   const b = builtins.get(args[1]!);
   if (!b) { await errOut(sh, 'builtin', `${args[1]}: not a shell builtin`); return 1; }
@@ -1044,122 +1297,215 @@ def(['let'], async (sh, args) => {
 });
 
 def(['wait'], async (sh, args) => {
-  const ids = args.slice(1).filter((a) => !a.startsWith('-'));
-  if (args.includes('-n')) {
-    const pending = sh.jobs.filter((j) => !j.reaped && j.pid > 0);
+  const a = args.slice(1);
+  let any = false;
+  let pvar: string | undefined;
+  while (a.length && a[0]!.startsWith('-') && a[0] !== '-') {
+    const o = a.shift()!;
+    if (o === '--') break;
+    if (o === '-p') { pvar = a.shift(); continue; }
+    if (/^-[nf]+$/.test(o)) { if (o.includes('n')) any = true; continue; }
+    await errOut(sh, 'wait', `${o}: invalid option`);
+    await sh.writeFd(2, 'wait: usage: wait [-fn] [-p var] [id ...]\n');
+    return 2;
+  }
+  // bash drops a waited-for job from its job table (its pid stays known to `wait PID`)
+  const reap = (j: Job): void => { j.reaped = true; j.num = undefined; };
+  const lookup = async (id: string): Promise<Job | number> => {
+    if (id.startsWith('%')) {
+      const j = findJob(sh, id, true);
+      if (!j) { await errOut(sh, 'wait', `${id}: no such job`); return 127; }
+      return j;
+    }
+    if (!/^\d+$/.test(id)) {
+      if (any) { await errOut(sh, 'wait', `${id}: no such job`); return 127; }
+      await errOut(sh, 'wait', `\`${id}': not a pid or valid job spec`);
+      return 1;
+    }
+    const j = sh.jobs.find((x) => String(x.pid) === id);
+    if (!j) { await errOut(sh, 'wait', any ? `${id}: no such job` : `pid ${id} is not a child of this shell`); return 127; }
+    return j;
+  };
+  if (any) {
+    let pending: Job[];
+    if (a.length) {
+      pending = [];
+      for (const id of a) { const j = await lookup(id); if (typeof j !== 'number' && !j.reaped) pending.push(j); }
+    } else pending = sh.jobs.filter((j) => !j.reaped && j.pid > 0 && !j.procsub);
     if (pending.length === 0) return 127;
     const first = await Promise.race(pending.map((j) => j.done.then((st) => ({ j, st }))));
-    first.j.reaped = true;
+    reap(first.j);
+    if (pvar !== undefined) sh.setVar(pvar, String(first.j.pid));
+    await reportSignaled(sh, first.j);
     return first.st;
   }
-  if (ids.length === 0) { await sh.waitAll(); return 0; }
+  if (a.length === 0) {
+    await sh.waitAll();
+    for (const j of sh.jobs) { if (!j.reaped) await reportSignaled(sh, j); reap(j); }
+    return 0;
+  }
   let st = 0;
-  for (const id of ids) {
-    const j = id.startsWith('%') ? findJob(sh, id) : sh.jobs.find((x) => String(x.pid) === id);
-    if (!j) { await errOut(sh, 'wait', `pid ${id} is not a child of this shell`); st = 127; continue; }
+  for (const id of a) {
+    const j = await lookup(id);
+    if (typeof j === 'number') { st = j; continue; }
     st = await j.done;
+    if (!j.reaped) await reportSignaled(sh, j);
+    reap(j);
+    if (pvar !== undefined) sh.setVar(pvar, String(j.pid));
   }
   return st;
 });
 
+/**
+ * bash reports a background job killed by a signal (other than INT, TERM, PIPE, or one the
+ * shell traps) once, when it is waited for: `NAME: line N: PID Hangup   command`.
+ */
+export async function reportSignaled(sh: Shell, j: Job): Promise<void> {
+  const n = j.signal;
+  if (!n || j.notified || n === 2 || n === 13 || n === 15 || sh.traps.has(sigKey(n))) return;
+  j.notified = true;
+  await sh.err(`${String(j.pid).padStart(5)} ${sigDescription(n).padEnd(24)}${j.cmd ?? ''}`);
+}
+
 /** A job spec (`%n`, `%%`, `%+`, `%-`, `%string`) → job; running jobs first, like bash's table. */
-function findJob(sh: Shell, spec: string): Job | undefined {
+function findJob(sh: Shell, spec: string, withDone = false): Job | undefined {
   const all = sh.jobs.filter((j) => j.num !== undefined);
-  const running = all.filter((j) => j.status === undefined).sort((a, b) => a.num! - b.num!);
+  const running = all.filter((j) => withDone || j.status === undefined).sort((a, b) => a.num! - b.num!);
   const s = spec.slice(1);
   if (s === '' || s === '%' || s === '+') return running[running.length - 1];
   if (s === '-') return running[running.length - 2];
   if (/^\d+$/.test(s)) {
     const n = Number(s);
-    return running.find((j) => j.num === n) ?? all.filter((j) => j.num === n).pop() ?? sh.jobs.find((j) => j.id === n);
+    return running.find((j) => j.num === n) ?? all.filter((j) => j.num === n).pop() ?? (withDone ? undefined : sh.jobs.find((j) => j.id === n));
   }
   return running.find((j) => j.cmd?.startsWith(s));
 }
 
-const sigNames = ['EXIT', 'HUP', 'INT', 'QUIT', 'ILL', 'TRAP', 'ABRT', 'BUS', 'FPE', 'KILL', 'USR1', 'SEGV', 'USR2', 'PIPE', 'ALRM', 'TERM'];
+/** A trap condition (signal name/number, EXIT, DEBUG, ERR, RETURN) → its key in `sh.traps`. */
 function normSig(s: string): string | undefined {
-  const u = s.toUpperCase().replace(/^SIG/, '');
-  if (/^\d+$/.test(u)) return sigNames[Number(u)];
-  if (['EXIT', 'ERR', 'DEBUG', 'RETURN'].includes(u) || sigNames.includes(u) || ['CHLD', 'CONT', 'STOP', 'TSTP', 'TTIN', 'TTOU', 'WINCH', 'URG', 'XCPU', 'XFSZ', 'VTALRM', 'PROF', 'IO', 'SYS'].includes(u)) return u;
-  return undefined;
+  const n = sigNumber(s, true);
+  return n === undefined ? undefined : sigKey(n);
+}
+
+/** bash's trap listing: single-quoted actions, EXIT first, then by signal number, then DEBUG/ERR/RETURN. */
+function trapLine(k: string, v: string): string {
+  return `trap -- '${v.replace(/'/g, "'\\''")}' ${k in PSEUDO_SIGS || k === 'EXIT' ? k : 'SIG' + k}\n`;
 }
 
 def(['trap'], async (sh, args) => {
   let a = args.slice(1);
-  if (a[0] === '--') a = a.slice(1);
-  if (a.length === 0 || a[0] === '-p') {
-    const which = a.slice(1).map(normSig);
-    for (const [k, v] of sh.traps) if (!which.length || which.includes(k)) await out(sh, `trap -- ${shellQuote(v)} ${['EXIT', 'ERR', 'DEBUG', 'RETURN'].includes(k) ? k : 'SIG' + k}\n`);
-    return 0;
+  let list = false, print = false;
+  while (a.length && a[0]!.startsWith('-') && a[0] !== '-') {
+    const o = a.shift()!;
+    if (o === '--') break;
+    if (!/^-[lp]+$/.test(o)) {
+      await errOut(sh, 'trap', `${o}: invalid option`);
+      await sh.writeFd(2, 'trap: usage: trap [-lp] [[arg] signal_spec ...]\n');
+      return 2;
+    }
+    if (o.includes('l')) list = true;
+    if (o.includes('p')) print = true;
   }
-  if (a[0] === '-l') { await out(sh, sigNames.slice(1).map((s, i) => `${i + 1}) SIG${s}`).join(' ') + '\n'); return 0; }
+  if (list) { await out(sh, signalTable()); return 0; }
+  // a subshell lists its parent's traps until it changes one (so `$(trap -p)` works)
+  const shown = sh.shownTraps ?? sh.traps;
+  const visible = (k: string): boolean => !(k === 'ERR' && sh.funcDepth > 0 && !sh.opts.errtrace && sh.shownTraps === undefined);
+  if (a.length === 0 || print) {
+    let st = 0;
+    if (a.length === 0) {
+      const keys = [...shown.keys()].filter(visible).sort((x, y) => keyNumber(x) - keyNumber(y));
+      for (const k of keys) await out(sh, trapLine(k, shown.get(k)!));
+      return 0;
+    }
+    for (const s of a) {
+      const k = normSig(s);
+      if (k === undefined) { await errOut(sh, 'trap', `${s}: invalid signal specification`); st = 1; continue; }
+      const v = shown.get(k);
+      if (v !== undefined && visible(k)) await out(sh, trapLine(k, v));
+    }
+    return st;
+  }
   let action: string | undefined = a[0]!;
   let sigs = a.slice(1);
-  if (sigs.length === 0 || /^\d+$/.test(action)) { sigs = a; action = undefined; }
+  // `trap N …` with N a signal number, or a lone signal: reset
+  if ((/^\d+$/.test(action) && normSig(action) !== undefined) || (sigs.length === 0 && normSig(action) !== undefined)) { sigs = a; action = undefined; }
+  else if (sigs.length === 0) { await sh.writeFd(2, 'trap: usage: trap [-lp] [[arg] signal_spec ...]\n'); return 2; }
   if (action === '-') action = undefined;
   let st = 0;
   for (const s of sigs) {
     const n = normSig(s);
     if (!n) { await errOut(sh, 'trap', `${s}: invalid signal specification`); st = 1; continue; }
+    if (sh.shownTraps) { sh.shownTraps = undefined; }
     if (action === undefined) sh.traps.delete(n); else sh.traps.set(n, action);
     sh.onTrapChange?.(n);
   }
   return st;
 });
 
+// bash's sh_getopt: sh.optind is its sh_optind (argv[0] is $0), sh.optchar the offset of
+// `nextchar` inside argv[optind] (0: none). Assigning OPTIND resets both (Shell.setVar).
 def(['getopts'], async (sh, args) => {
   const spec = args[1];
   const name = args[2];
-  if (spec === undefined || name === undefined) { await errOut(sh, 'getopts', 'usage: getopts optstring name [arg ...]'); return 2; }
-  const argv = args.length > 3 ? args.slice(3) : sh.params;
+  if (spec === undefined || name === undefined) return usageErr(sh, 'getopts', undefined);
+  const argv = [sh.arg0, ...(args.length > 3 ? args.slice(3) : sh.params)];
+  const argc = argv.length;
   const silent = spec.startsWith(':');
   const opts = silent ? spec.slice(1) : spec;
-  let ind = Number(sh.getVar('OPTIND') ?? '1') || 1;
-  if (ind !== sh.optind) { sh.optind = ind; sh.optchar = 0; }
-  const arg = argv[ind - 1];
-  if (arg === undefined || !arg.startsWith('-') || arg === '-' ) { sh.setVar(name, '?'); return 1; }
-  if (arg === '--') { sh.optind = ind + 1; sh.setVar('OPTIND', String(ind + 1)); sh.setVar(name, '?'); return 1; }
-  let ci = sh.optchar || 1;
-  const c = arg[ci]!;
-  ci++;
-  const advance = (): void => {
-    if (ci >= arg.length) { ind++; ci = 0; }
-    sh.optchar = ci;
-    sh.setVar('OPTIND', String(ind));
-    sh.optind = ind;
-    sh.optchar = ci;
+  let ind = sh.optind, ci = sh.optchar;
+  const v = sh.getVar('OPTIND');
+  if (v !== String(ind)) { ind = Number(v) || 1; ci = 0; }
+  const bind = async (val: string): Promise<number> => {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) { await errOut(sh, 'getopts', `\`${name}': not a valid identifier`); return 1; }
+    sh.setVar(name, val);
+    return 0;
   };
+  const finish = (): void => { sh.setVar('OPTIND', String(ind)); sh.optind = ind; sh.optchar = ci; };
+  const eof = async (): Promise<number> => { finish(); sh.unsetVar('OPTARG'); await bind('?'); return 1; };
+  if (ind >= argc || ind < 0) { ind = argc; ci = 0; return eof(); }
+  if (ind === 0) { ind = 1; ci = 0; }
+  if (!ci) {
+    const a = argv[ind]!;
+    if (a[0] !== '-' || a.length === 1) return eof();
+    if (a === '--') { ind++; return eof(); }
+    ci = 1;
+  }
+  const el = argv[ind]!;
+  const c = el[ci++]!;
+  if (ci >= el.length) { ind++; ci = 0; }
   const k = opts.indexOf(c);
   if (k < 0 || c === ':') {
-    advance();
-    if (silent) { sh.setVar(name, '?'); sh.setVar('OPTARG', c); }
-    else { await sh.writeFd(2, `${sh.errName}: illegal option -- ${c}\n`); sh.setVar(name, '?'); sh.unsetVar('OPTARG'); }
-    return 0;
+    finish();
+    if (silent) { sh.setVar('OPTARG', c); }
+    else { await sh.writeFd(2, `${sh.arg0}: illegal option -- ${c}\n`); sh.unsetVar('OPTARG'); }
+    return bind('?');
   }
   if (opts[k + 1] === ':') {
     let val: string | undefined;
-    if (ci < arg.length) { val = arg.slice(ci); ind++; ci = 0; }
-    else { val = argv[ind]; ind += 2; ci = 0; }
-    sh.setVar('OPTIND', String(ind)); sh.optind = ind; sh.optchar = 0;
+    if (ci) { val = el.slice(ci); ind++; }
+    else if (ind < argc) val = argv[ind++];
+    ci = 0;
+    finish();
     if (val === undefined) {
-      if (silent) { sh.setVar(name, ':'); sh.setVar('OPTARG', c); }
-      else { await sh.writeFd(2, `${sh.errName}: option requires an argument -- ${c}\n`); sh.setVar(name, '?'); sh.unsetVar('OPTARG'); }
-      return 0;
+      if (silent) { sh.setVar('OPTARG', c); return bind(':'); }
+      await sh.writeFd(2, `${sh.arg0}: option requires an argument -- ${c}\n`);
+      sh.unsetVar('OPTARG');
+      return bind('?');
     }
     sh.setVar('OPTARG', val);
-    sh.setVar(name, c);
-    return 0;
+    return bind(c);
   }
-  advance();
+  finish();
   sh.unsetVar('OPTARG');
-  sh.setVar(name, c);
-  return 0;
+  return bind(c);
 });
 
 def(['alias'], async (sh, args) => {
   let st = 0;
-  const a = args.slice(1).filter((x) => x !== '-p');
-  if (a.length === 0) { for (const [k, v] of [...sh.aliases].sort()) await out(sh, `alias ${k}=${shellQuote(v)}\n`); return 0; }
+  const o = await simpleOpts(sh, args, 'p');
+  if (typeof o === 'number') return o;
+  const a = args.slice(o.i);
+  if (a.length === 0 || o.flags.has('p')) { for (const [k, v] of [...sh.aliases].sort()) await out(sh, `alias ${k}=${shellQuote(v)}\n`); if (a.length === 0) return 0; }
   for (const x of a) {
     const eq = x.indexOf('=');
     if (eq > 0) sh.aliases.set(x.slice(0, eq), x.slice(eq + 1));
@@ -1169,25 +1515,64 @@ def(['alias'], async (sh, args) => {
   return st;
 });
 def(['unalias'], async (sh, args) => {
-  if (args[1] === '-a') { sh.aliases.clear(); return 0; }
+  const o = await simpleOpts(sh, args, 'a');
+  if (typeof o === 'number') return o;
+  if (o.flags.has('a')) { sh.aliases.clear(); return 0; }
+  if (o.i >= args.length) return usageErr(sh, 'unalias', undefined);
   let st = 0;
-  for (const x of args.slice(1)) if (!sh.aliases.delete(x)) { await errOut(sh, 'unalias', `${x}: not found`); st = 1; }
+  for (const x of args.slice(o.i)) if (!sh.aliases.delete(x)) { await errOut(sh, 'unalias', `${x}: not found`); st = 1; }
   return st;
 });
 
+/** bash's parse_symbolic_mode over the complement of the umask; an error message on failure. */
+function symbolicMode(mode: string, bits: number): number | string {
+  let i = 0;
+  for (;;) {
+    let who = 0, perm = 0;
+    while ('agou'.includes(mode[i] ?? '-') && i < mode.length) {
+      const c = mode[i++]!;
+      who |= c === 'u' ? 0o700 : c === 'g' ? 0o70 : c === 'o' ? 0o7 : 0o777;
+    }
+    const op = mode[i++];
+    if (op !== '+' && op !== '-' && op !== '=') return `\`${op ?? ''}': invalid symbolic mode operator`;
+    while (i < mode.length && 'rwx'.includes(mode[i]!)) { const c = mode[i++]!; perm |= c === 'r' ? 0o444 : c === 'w' ? 0o222 : 0o111; }
+    if (i < mode.length && mode[i] !== ',') return `\`${mode[i]}': invalid symbolic mode character`;
+    if (who) perm &= who;
+    if (op === '+') bits |= perm;
+    else if (op === '-') bits &= ~perm;
+    else { bits &= ~(who || 0o777); bits |= perm; }
+    if (i >= mode.length) return bits;
+    i++;
+  }
+}
 def(['umask'], async (sh, args) => {
-  const a = args.filter((x, i) => i > 0 && !x.startsWith('-'));
-  if (a.length === 0) {
+  const o = await simpleOpts(sh, args, 'pS');
+  if (typeof o === 'number') return o;
+  const mode = args[o.i];
+  sh.applyUmask();
+  if (mode === undefined) {
     const m = process.umask();
-    if (args.includes('-S')) {
-      const p = (sh2: number): string => ['r', 'w', 'x'].filter((_, i) => !(m & (sh2 << (2 - i)))).join('');
-      await out(sh, `u=${p(0o100 * 4 / 4 * 1 === 64 ? 64 : 64)},g=${p(8)},o=${p(1)}\n`.replace(/u=[rwx]*/, 'u=' + ['r', 'w', 'x'].filter((_, i) => !(m & (0o400 >> i))).join('')).replace(/g=[rwx]*/, 'g=' + ['r', 'w', 'x'].filter((_, i) => !(m & (0o40 >> i))).join('')).replace(/o=[rwx]*/, 'o=' + ['r', 'w', 'x'].filter((_, i) => !(m & (0o4 >> i))).join('')));
-    } else await out(sh, m.toString(8).padStart(4, '0') + '\n');
+    const sym = (): string => (['u', 'g', 'o'] as const).map((w, k) => `${w}=${['r', 'w', 'x'].filter((_, i) => !(m & ((0o400 >> i) >> (3 * k)))).join('')}`).join(',');
+    const pre = o.flags.has('p') ? 'umask ' : '';
+    await out(sh, o.flags.has('S') ? `${pre}${o.flags.has('p') ? '-S ' : ''}${sym()}\n` : `${pre}${m.toString(8).padStart(4, '0')}\n`);
     return 0;
   }
-  if (/^[0-7]+$/.test(a[0]!)) { process.umask(parseInt(a[0]!, 8)); return 0; }
-  await errOut(sh, 'umask', `${a[0]}: invalid symbolic mode operator`);
-  return 1;
+  let m: number;
+  if (/^[0-9]/.test(mode)) {
+    if (!/^[0-7]+$/.test(mode) || parseInt(mode, 8) > 0o777) { await errOut(sh, 'umask', `${mode}: octal number out of range`); return 1; }
+    m = parseInt(mode, 8);
+  } else {
+    const r = symbolicMode(mode, ~process.umask() & 0o777);
+    if (typeof r === 'string') { await errOut(sh, 'umask', r); return 1; }
+    m = ~r & 0o777;
+  }
+  process.umask(m);
+  sh.umask = m;
+  if (o.flags.has('S')) {
+    const sym = (['u', 'g', 'o'] as const).map((w, k) => `${w}=${['r', 'w', 'x'].filter((_, i) => !(m & ((0o400 >> i) >> (3 * k)))).join('')}`).join(',');
+    await out(sh, sym + '\n');
+  }
+  return 0;
 });
 
 def(['caller'], async (sh, args) => {
@@ -1295,6 +1680,9 @@ def(['ulimit'], async (sh, args) => {
   else if (value === 'soft') v = cur[0];
   else if (/^\d+$/.test(value)) v = String(BigInt(value));
   else { await fail(`${value}: invalid number`); return 1; }
+  // bash multiplies by the unit into a signed 64-bit value
+  const lim = /^\d+$/.test(value) ? (BigInt(value) < 1n << 63n ? BigInt(value) : (1n << 63n) - 1n) : 0n; // strtoimax saturates
+  if (lim * BigInt(r[4]) >= 1n << 64n) { await fail(`${value}: limit out of range`); return 1; }
   const big = (x: string): bigint => (x === 'unlimited' ? 1n << 64n : BigInt(x));
   const setSoft = soft || !hard, setHard = hard || !soft;
   if (big(v) > big(cur[1]) || (c === 'p' && v !== cur[0])) { await fail(`${r[1]}: cannot modify limit: Operation not permitted`); return 1; }
@@ -1390,33 +1778,108 @@ function compgenKind(sh: Shell, kind: string): string[] {
     default: return [];
   }
 }
-def(['hash'], async (sh, args) => { if (args.length === 1) await out(sh, 'hash: hash table empty\n'); return 0; });
+def(['hash'], async (sh, args) => {
+  const h = sh.commandHash;
+  let i = 1, del = false, print = false, reusable = false, setPath: string | undefined;
+  for (; i < args.length && /^-./.test(args[i]!); i++) {
+    const a = args[i]!;
+    if (a === '--') { i++; break; }
+    for (let j = 1; j < a.length; j++) {
+      const c = a[j]!;
+      if (c === 'r') h.clear();
+      else if (c === 'd') del = true;
+      else if (c === 't') print = true;
+      else if (c === 'l') reusable = true;
+      else if (c === 'p') {
+        setPath = a.slice(j + 1) || args[++i];
+        if (setPath === undefined) { await errOut(sh, 'hash', '-p: option requires an argument'); return 2; }
+        break;
+      } else {
+        await errOut(sh, 'hash', `-${c}: invalid option`);
+        await sh.writeFd(2, 'hash: usage: hash [-lr] [-p pathname] [-dt] [name ...]\n');
+        return 2;
+      }
+    }
+  }
+  const names = args.slice(i);
+  if (names.length === 0) {
+    if (del || print || setPath !== undefined) return 0;
+    if (args.length > 1 && args.slice(1).every((a) => /^-r+$/.test(a))) return 0;
+    await out(sh, h.size ? formatHashTable(h, reusable) : 'hash: hash table empty\n');
+    return 0;
+  }
+  let st = 0;
+  for (const n of names) {
+    if (setPath !== undefined) { h.set(n, { path: setPath, hits: 0 }); continue; }
+    if (del) { if (!h.delete(n)) { await errOut(sh, 'hash', `${n}: not found`); st = 1; } continue; }
+    if (print) {
+      const e = h.get(n);
+      if (!e) { await errOut(sh, 'hash', `${n}: not found`); st = 1; continue; }
+      await out(sh, reusable ? `builtin hash -p ${e.path} ${n}\n` : names.length > 1 ? `${n}\t${e.path}\n` : `${e.path}\n`);
+      continue;
+    }
+    if (n.includes('/') || builtins.has(n) || sh.funcs.has(n)) continue;
+    const f = lookPath(sh, n);
+    if (f.path && !f.error) { if (!h.has(n)) h.set(n, { path: f.path, hits: 0 }); } else { await errOut(sh, 'hash', `${n}: not found`); st = 1; }
+  }
+  return st;
+});
 def(['times'], async (sh) => { await out(sh, '0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n'); return 0; });
 
+/** Signals bash handles as "terminating signals" (EXIT trap first): HUP INT ILL TRAP ABRT BUS FPE USR1 SEGV USR2 PIPE ALRM TERM XCPU XFSZ VTALRM SYS. */
+const TERMINATING_SIGS = new Set([1, 2, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 24, 25, 26, 31]);
+
 def(['kill'], async (sh, args) => {
-  let sig = 'SIGTERM';
+  const usage = async (): Promise<number> => { await sh.writeFd(2, 'kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n'); return 2; };
+  let sig: number | undefined = 15;
+  let sigSpec = 'TERM';
   let i = 1;
-  if (args[1] === '-l') { await out(sh, sigNames.slice(1).join(' ') + '\n'); return 0; }
-  if (args[1] === '-s' || args[1] === '-n') { sig = args[2] ?? 'TERM'; i = 3; }
-  else if (args[1]?.startsWith('-') && args[1] !== '--') { sig = args[1].slice(1); i = 2; }
+  const a1 = args[1];
+  if (a1 === '-l' || a1 === '-L') {
+    if (args.length <= 2) { await out(sh, signalTable()); return 0; }
+    let st = 0;
+    for (const x of args.slice(2)) {
+      if (/^\d+$/.test(x)) {
+        let n = Number(x);
+        if (n > 128) n -= 128;
+        const name = n <= 64 ? sigNumber(String(n)) : undefined;
+        if (name === undefined) { await errOut(sh, 'kill', `${x}: invalid signal specification`); st = 1; continue; }
+        await out(sh, sigKey(name) + '\n');
+      } else {
+        const n = sigNumber(x);
+        if (n === undefined) { await errOut(sh, 'kill', `${x}: invalid signal specification`); st = 1; continue; }
+        await out(sh, n + '\n');
+      }
+    }
+    return st;
+  }
+  if (a1 === '-s' || a1 === '-n') {
+    if (args.length < 3) { await errOut(sh, 'kill', `${a1}: option requires an argument`); return 1; }
+    sigSpec = args[2]!; i = 3;
+  } else if (a1 !== undefined && /^-s./.test(a1)) { sigSpec = a1.slice(2); i = 2; }
+  else if (a1 !== undefined && a1.startsWith('-') && a1 !== '--' && a1 !== '-') { sigSpec = a1.slice(1); i = 2; }
   if (args[i] === '--') i++;
-  const name = /^\d+$/.test(sig) ? (Number(sig) === 0 ? 0 : 'SIG' + (sigNames[Number(sig)] ?? sig)) : 'SIG' + sig.toUpperCase().replace(/^SIG/, '');
+  sig = sigNumber(sigSpec);
+  if (i >= args.length) return usage();
+  if (sig === undefined) { await errOut(sh, 'kill', `${sigSpec}: invalid signal specification`); return 1; }
   let st = 0;
-  if (i >= args.length) { await errOut(sh, 'kill', 'usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]'); return 2; }
   for (const p of args.slice(i)) {
     let pid: number;
     if (p.startsWith('%')) { const j = findJob(sh, p); if (!j) { await errOut(sh, 'kill', `${p}: no such job`); st = 1; continue; } pid = j.pid; }
-    else pid = Number(p);
+    else pid = /^-?\d+$/.test(p) ? Number(p) : NaN;
     if (!Number.isInteger(pid)) { await errOut(sh, 'kill', `${p}: arguments must be process or job IDs`); st = 1; continue; }
-    if (pid === process.pid && sh.subshell === 0 && typeof name === 'string') {
-      // a trapped signal sent to the shell itself: bash runs the trap before the next command
-      const trap = sh.traps.get(name.slice(3));
+    if (pid === process.pid && sh.subshell === 0 && sig !== 0) {
+      // a signal sent to the shell itself: bash runs a trap before the next command
+      const trap = sh.traps.get(sigKey(sig));
       if (trap !== undefined) {
         if (trap !== '') { sh.status = 0; await sh.evalString(trap, 'trap'); }
         continue;
       }
+      if (sig === 3) continue; // bash ignores SIGQUIT
+      // bash catches these fatal signals: it runs the EXIT trap, then dies by the signal
+      if (TERMINATING_SIGS.has(sig)) { sh.fatalSignal = sig; throw new ExitSignal(128 + sig); }
     }
-    try { process.kill(pid, name as NodeJS.Signals | number); } catch (e: any) {
+    try { process.kill(pid, sig); } catch (e: any) {
       await errOut(sh, 'kill', `(${p}) - ${e.code === 'ESRCH' ? 'No such process' : e.code === 'EPERM' ? 'Operation not permitted' : errnoMsg(e)}`);
       st = 1;
     }

@@ -4,10 +4,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isatty } from 'node:tty';
-import { parse, ParseError } from './parser.ts';
-import { Shell, toBytes, fromBytes, optionLetters, setScriptRunner, type Options } from './runner.ts';
+import { constants as osConstants } from 'node:os';
+import { parseScript } from './reparse.ts';
+import { Shell, toBytes, fromBytes, optionLetters, setScriptRunner, signalListeners, type Options } from './runner.ts';
 import { inheritedFd, pendingBlockingOps } from './io.ts';
-import type { File } from './ast.ts';
 import { setUtf8Locale } from './expand.ts';
 
 export interface RunOptions {
@@ -51,18 +51,20 @@ export function newShell(o: RunOptions = {}): Shell {
   g.set('UID', { str: String(process.getuid?.() ?? 0), readonly: true });
   g.set('EUID', { str: String(process.geteuid?.() ?? 0), readonly: true });
   g.set('SHLVL', { str: String((Number(env['SHLVL']) || 0) + 1), exported: true });
-  g.set('HOSTNAME', { str: toBytes(os_hostname()) });
-  g.set('OSTYPE', { str: 'linux-gnu' });
-  g.set('HOSTTYPE', { str: 'x86_64' });
-  g.set('MACHTYPE', { str: 'x86_64-pc-linux-gnu' });
+  // (bash keeps these from the environment when they are there)
+  if (!g.has('HOSTNAME')) g.set('HOSTNAME', { str: toBytes(os_hostname()) });
+  if (!g.has('OSTYPE')) g.set('OSTYPE', { str: 'linux-gnu' });
+  if (!g.has('HOSTTYPE')) g.set('HOSTTYPE', { str: 'x86_64' });
+  if (!g.has('MACHTYPE')) g.set('MACHTYPE', { str: 'x86_64-pc-linux-gnu' });
   g.set('OPTERR', { str: '1' });
   g.set('BASH', { str: fs.existsSync('/usr/bin/bash') ? '/usr/bin/bash' : '/bin/bash' });
-  g.set('PIPESTATUS', { arr: new Map([[0, '0']]) });
   const loc = env['LC_ALL'] || env['LC_CTYPE'] || env['LANG'] || '';
   setUtf8Locale(/utf-?8/i.test(loc));
   const fds = o.fds ?? { 0: 0, 1: 1, 2: 2 };
   for (const [n, fd] of Object.entries(fds)) sh.fds.set(Number(n), inheritedFd(fd));
   sh.arg0 = o.name ?? 'bash';
+  // bash starts with $_ from the environment, else its own argv[0]
+  sh.lastArg = env['_'] !== undefined ? toBytes(env['_']) : o.posix ? 'sh' : 'bash';
   sh.errName = sh.arg0;
   sh.params = o.params ?? [];
   sh.procGroups = o.procGroups ?? !(safeTty(0) || safeTty(1) || safeTty(2));
@@ -73,21 +75,15 @@ export function newShell(o: RunOptions = {}): Shell {
 // variables only, no functions/aliases/traps, default options, $0 and positional parameters from argv.
 setScriptRunner(async (parent, src, args) => {
   const name = args[0]!;
-  let file: File;
-  try {
-    file = parse(src.toString('utf8'), false);
-  } catch (e) {
-    if (e instanceof ParseError) { await parent.writeFd(2, `${name}: ${e.line}:${e.col}: ${e.text}\n`).catch(() => undefined); return 2; }
-    throw e;
-  }
+  const parsed = parseScript(src.toString('latin1'), false);
   const sh = newShell({ name, params: args.slice(1), env: parent.environ(), cwd: fromBytes(parent.cwd), fds: {}, procGroups: parent.procGroups });
   sh.fds = parent.fds.clone();
   sh.cMode = false;
   sh.ulimits = new Map(parent.ulimits);
   sh.children = parent.children; sh.groups = parent.groups; sh.cancel = parent.cancel; sh.cancelStatus = parent.cancelStatus;
-  sh.setSource(src.toString('latin1'), name);
+  sh.setSource(parsed.src, name);
   try {
-    return await sh.runFile(file);
+    return await sh.runFile(parsed.file, parsed.error);
   } finally {
     sh.fds.releaseAll();
   }
@@ -101,21 +97,11 @@ export interface ScriptResult { status: number }
 /** Parses and runs a script in-process. `src` is the script as bytes. */
 export async function runScript(src: Buffer, o: RunOptions = {}): Promise<number> {
   const name = o.name ?? 'bash';
-  let file: File;
-  try {
-    file = parse(src.toString('utf8'), !!o.posix);
-  } catch (e) {
-    if (e instanceof ParseError) {
-      const errFd = o.fds?.[2] ?? 2;
-      try { fs.writeSync(errFd, `${name}: ${e.line}:${e.col}: ${e.text}\n`); } catch { /* ignore */ }
-      return 2;
-    }
-    throw e;
-  }
+  const parsed = parseScript(src.toString('latin1'), !!o.posix);
   const sh = newShell(o);
   sh.cMode = o.cMode ?? true;
-  sh.setSource(src.toString('latin1'), name);
-  return sh.runFile(file);
+  sh.setSource(parsed.src, name);
+  return sh.runFile(parsed.file, parsed.error);
 }
 
 function usage(): number {
@@ -133,6 +119,9 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
   for (; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--posix') { posix = true; continue; }
+    // startup-file options: there are no startup files to read (a login shell reads none either)
+    if (a === '--norc' || a === '--noprofile' || a === '--login' || a === '--noediting') continue;
+    if ((a === '--rcfile' || a === '--init-file') && i + 1 < argv.length) { i++; continue; }
     if (a === '--') { i++; break; }
     if (a === '-c') { cmdMode = true; continue; }
     if (a === '-o' || a === '+o') {
@@ -147,6 +136,7 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
       let ok = true;
       for (const c of a.slice(1)) {
         if (c === 'c') { cmdMode = true; continue; }
+        if (c === 'l') continue; // login shell: no startup files here
         const o = optionLetters[c];
         if (o) (opts as Record<string, boolean>)[o] = a[0] === '-'; else ok = false;
       }
@@ -186,21 +176,12 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
 
 async function run(script: Buffer, name: string, params: string[], posix: boolean, opts: Partial<Options>, cMode = false): Promise<number> {
   const o: RunOptions = { posix, name: toBytes(name), params, opts };
-  let file: File;
-  try {
-    file = parse(script.toString('utf8'), posix);
-  } catch (e) {
-    if (e instanceof ParseError) {
-      process.stderr.write(`${name}: ${e.line}:${e.col}: ${e.text}\n`);
-      return 2;
-    }
-    throw e;
-  }
+  const parsed = parseScript(script.toString('latin1'), posix);
   const sh = newShell(o);
   sh.cMode = cMode;
-  sh.setSource(script.toString('latin1'), name);
+  sh.setSource(parsed.src, name);
   installSignalHandlers(sh);
-  const st = await sh.runFile(file);
+  const st = await sh.runFile(parsed.file, parsed.error);
   if (sh.cancel.signal.aborted) {
     // bounded grace period, then make sure no descendant keeps running
     await new Promise((r) => setTimeout(r, 100));
@@ -209,6 +190,15 @@ async function run(script: Buffer, name: string, params: string[], posix: boolea
     return sh.cancelStatus.value;
   }
   killGroupsQuietly(sh);
+  if (sh.fatalSignal) {
+    // `kill -SIG $$` without a trap: end like bash, by the signal itself (after the EXIT trap ran)
+    const name = Object.entries(osConstants.signals).find(([, n]) => n === sh.fatalSignal)?.[0] as NodeJS.Signals | undefined;
+    if (name && name !== 'SIGPIPE') { // (Node ignores SIGPIPE for good: exit 141 instead)
+      process.removeAllListeners(name);
+      process.kill(process.pid, name);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
   return st;
 }
 
@@ -241,6 +231,31 @@ function installSignalHandlers(sh: Shell): void {
       setTimeout(reraise, 1500).unref();
     });
   }
+  // Other trapped signals: the trap runs before the shell's next command, like bash. SIGUSR1 is
+  // always caught, or Node would start its inspector instead of acting like a shell.
+  const caught = new Set<string>();
+  const listen = (key: string): void => {
+    const sig = `SIG${key}` as NodeJS.Signals;
+    if (caught.has(key) || (SIGS as readonly string[]).includes(sig) || !(sig in osConstants.signals)) return;
+    const onSig = (): void => {
+      const trap = sh.traps.get(key);
+      if (trap === undefined) {
+        // no trap (any more): the default action, by the signal itself
+        process.removeListener(sig, onSig);
+        caught.delete(key);
+        process.kill(process.pid, sig);
+        return;
+      }
+      if (trap !== '') sh.pendingSigs.push(key);
+    };
+    try { process.on(sig, onSig); caught.add(key); } catch { /* not catchable */ }
+  };
+  listen('USR1');
+  const trapped = new Set<string>();
+  sh.onTrapChange = (key) => {
+    if (sh.traps.has(key) && `SIG${key}` in osConstants.signals) { listen(key); trapped.add(key); } else trapped.delete(key);
+    signalListeners.count = trapped.size;
+  };
 }
 
 export function killChildren(sh: Shell, sig: NodeJS.Signals): void {

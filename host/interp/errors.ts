@@ -4,6 +4,16 @@
 export class ShellError extends Error {
   constructor(message: string, readonly status = 1, readonly fatal = false) { super(message); }
 }
+/**
+ * An error after which bash (non-interactive, not POSIX mode) abandons the rest of the current
+ * top-level line — arithmetic errors, assigning a readonly variable, failglob, bad substring —
+ * and goes on with the next one (its jump_to_top_level(DISCARD)). A subshell exits instead.
+ */
+export class DiscardError extends ShellError {
+  constructor(message: string, status = 1) { super(message, status, false); }
+}
+/** Unwinds to the nearest top-level line (file, `source`, `eval`, trap) or subshell. */
+export class DiscardSignal { constructor(readonly status: number) {} }
 export class ExitSignal { constructor(readonly status: number) {} }
 export class ReturnSignal { constructor(readonly status: number) {} }
 export class LoopSignal { constructor(readonly kind: 'break' | 'continue', public levels: number) {} }

@@ -6,22 +6,26 @@ import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { Shell } from './runner.ts';
 import { fromBytes } from './runner.ts';
+import { printCommand } from './printer.ts';
 
-export interface Found { path?: string; error?: string; status: number }
+export interface Found { path?: string; error?: string; status: number; display?: string }
 
-const hashCache = new Map<string, string>();
 
 function isExecFile(p: string): boolean {
   try {
-    const st = fs.statSync(p);
-    if (!st.isFile()) return false;
+    const st = fs.statSync(p, { throwIfNoEntry: false });
+    if (!st?.isFile()) return false;
     fs.accessSync(p, fs.constants.X_OK);
     return true;
   } catch { return false; }
 }
 
 /** Resolves a command name through PATH like bash (127 not found, 126 not executable). */
-export function lookPath(sh: Shell, name: string): Found {
+/**
+ * Resolves a command name like bash: a name with `/` as a path, otherwise through bash's hash
+ * table, then PATH. `remember` (running the command) records a PATH hit in the hash table.
+ */
+export function lookPath(sh: Shell, name: string, remember = false): Found {
   if (name.includes('/')) {
     const p = path.resolve(sh.cwd, name);
     const b = Buffer.from(p, 'latin1');
@@ -31,17 +35,21 @@ export function lookPath(sh: Shell, name: string): Found {
     try { fs.accessSync(b, fs.constants.X_OK); } catch { return { error: 'Permission denied', status: 126 }; }
     return { path: p, status: 0 };
   }
+  const known = sh.commandHash.get(name);
+  if (known) {
+    if (remember) known.hits++;
+    // bash execs the remembered file without searching again
+    return isExecFile(known.path) ? { path: known.path, status: 0 } : { path: known.path, error: 'No such file or directory', status: 127 };
+  }
   const PATH = sh.getVar('PATH') ?? '/usr/local/bin:/usr/bin:/bin';
-  const key = `${PATH}\0${sh.cwd}\0${name}`;
-  const cached = hashCache.get(key);
-  if (cached && isExecFile(cached)) return { path: cached, status: 0 };
-  let denied: string | undefined;
+  let denied: string | undefined, deniedShown: string | undefined;
   for (const dir of PATH.split(':')) {
     const p = path.resolve(sh.cwd, dir === '' ? '.' : dir, name);
-    if (isExecFile(p)) { hashCache.set(key, p); return { path: p, status: 0 }; }
-    try { if (fs.statSync(p).isFile()) denied ??= p; } catch { /* */ }
+    if (isExecFile(p)) { if (remember) sh.commandHash.set(name, { path: p, hits: 1 }); return { path: p, status: 0 }; }
+    try { if (!denied && fs.statSync(p, { throwIfNoEntry: false })?.isFile()) { denied = p; deniedShown = (dir || '.') + (dir.endsWith('/') ? '' : '/') + name; } } catch { /* */ }
   }
-  if (denied) return { error: 'Permission denied', status: 126 };
+  // bash falls back to the first non-executable file (type/command -v report it, running it gives 126)
+  if (denied) return { path: denied, error: 'Permission denied', status: 126, display: deniedShown };
   return { error: 'command not found', status: 127 };
 }
 
@@ -66,6 +74,7 @@ export function runExternal(sh: Shell, file: string, args: string[]): Promise<nu
   return new Promise<number>((resolve) => {
     let child;
     try {
+      sh.applyUmask();
       child = spawn(fromBytes(file), args.slice(1).map(fromBytes), {
         argv0: fromBytes(args[0]!),
         cwd: fromBytes(sh.cwd),
@@ -100,13 +109,18 @@ export function runExternal(sh: Shell, file: string, args: string[]): Promise<nu
       }
       if (done) return;
       done = true;
-      if (code === null && signal && signal !== 'SIGINT' && signal !== 'SIGPIPE' && !sh.inBackground) {
+      sh.killedBy = code === null && signal ? signalNumber(signal) : 0;
+      // bash's job status message (not for command substitutions, earlier pipeline stages, trapped signals)
+      if (code === null && signal && signal !== 'SIGINT' && signal !== 'SIGPIPE' && !sh.inBackground && !sh.quietSignals && !sh.traps.has(signal.slice(3))) {
         const desc = signalDescriptions[signal] ?? signal;
-        void sh.writeFd(2, signal === 'SIGTERM' ? `${desc}\n` : `${sh.errName}: line ${sh.lineOf(sh.curPos)}: ${pid} ${desc.padEnd(22)}${args.join(' ')}\n`).catch(() => undefined)
+        const text = sh.curCmd && typeof sh.curCmd !== 'string' ? printCommand(sh.curCmd[0], sh.curCmd[1]) : args.join(' ');
+        void sh.writeFd(2, signal === 'SIGTERM' ? `${desc}\n` : `${sh.errName}: line ${sh.lineOf(sh.curPos)}: ${String(pid).padStart(5)} ${desc.padEnd(24)}${text}\n`).catch(() => undefined)
           .then(() => resolve(128 + signalNumber(signal)));
         return;
       }
-      resolve(code !== null ? code : 128 + signalNumber(signal ?? ''));
+      const st = code !== null ? code : 128 + signalNumber(signal ?? '');
+      // a trapped signal the command sent to the shell is delivered after its exit: let it arrive first
+      if (sh.signalTraps > 0) setImmediate(() => resolve(st)); else resolve(st);
     });
   });
 }

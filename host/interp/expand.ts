@@ -1,9 +1,12 @@
 // Word expansion: brace, tilde, parameter, command and arithmetic expansion, IFS field
 // splitting, pathname expansion and quote removal. Values are byte strings.
-import { Tok, type Word, type WordPart, type ParamExp, type Lit, type DblQuoted } from './ast.ts';
-import { glob, hasMeta, matchPattern, patternRegex, patternSource, unescapePattern } from './pattern.ts';
+import { Tok, type Word, type WordPart, type ParamExp, type Lit, type DblQuoted, type ExtGlob, type CmdSubst, type Stmt } from './ast.ts';
+import { parse } from './parser.ts';
+import * as os from 'node:os';
+import { glob, hasMeta, matchPattern, patternRegex, patternSource, splitIgnore, unescapePattern } from './pattern.ts';
 import type { Shell } from './runner.ts';
-import { ShellError } from './errors.ts';
+import { DiscardError, ShellError } from './errors.ts';
+import { badSubst } from './reparse.ts';
 import { escapeEre } from './regex.ts';
 
 /** One field under construction: the value, its pattern form, and whether it must be kept. */
@@ -15,11 +18,19 @@ export function escPat(s: string): string {
   return o;
 }
 
+/** Unquoted expansion text in a ${x/p/r} replacement: `\\` and `\&` quote, other backslashes are literal. */
+function repEsc(s: string): string {
+  return s.includes('\\') ? s.replace(/\\([\\&])|\\/g, (m: string, c?: string) => (c ? m : '\\\\')) : s;
+}
+
 class FieldBuilder {
   fields: Field[] = [];
   cur: Field = { val: '', pat: '', keep: false, meta: false };
   afterWsDelim = false;
-  constructor(readonly ifs: string) {}
+  /** The replacement of ${x/p/r}: in unquoted expansions only `\\` and `\&` are escapes (see repEsc). */
+  bsLit = false;
+  /** `flat`: a word expanded without splitting (assignment, redirection, `[[ ]]`…): lists join into one string. */
+  constructor(readonly ifs: string, readonly flat = false) {}
   /** Quoted text, or unquoted literal text (which can carry glob meta characters). */
   addQuoted(s: string): void { this.cur.val += s; this.cur.pat += escPat(s); this.cur.keep = true; this.afterWsDelim = false; }
   addLiteral(val: string, pat: string): void {
@@ -31,12 +42,15 @@ class FieldBuilder {
   /** Unquoted expansion result: subject to splitting and globbing. */
   addSplit(s: string, split: boolean): void {
     if (!split || this.ifs === '') {
-      if (s !== '') { this.cur.val += s; this.cur.pat += s.replace(/\\/g, '\\\\'); this.cur.keep = true; this.cur.meta = true; this.afterWsDelim = false; }
+      // (a backslash in an unquoted expansion quotes the next character in a pattern, as in bash 5.2)
+      if (s !== '') { this.cur.val += s; this.cur.pat += this.bsLit ? repEsc(s) : s; this.cur.keep = true; this.cur.meta = true; this.afterWsDelim = false; }
       return;
     }
     const ifs = this.ifs;
-    for (const c of s) {
+    for (let i = 0; i < s.length;) {
+      const c = s[i]!;
       if (ifs.includes(c)) {
+        i++;
         const ws = c === ' ' || c === '\t' || c === '\n';
         if (ws) {
           if (this.cur.keep) { this.push(); this.afterWsDelim = true; }
@@ -47,7 +61,12 @@ class FieldBuilder {
         }
         continue;
       }
-      this.cur.val += c; this.cur.pat += c === '\\' ? '\\\\' : c; this.cur.keep = true; this.cur.meta = true;
+      // a run of non-separator characters
+      let j = i + 1;
+      while (j < s.length && !ifs.includes(s[j]!)) j++;
+      const run = s.slice(i, j);
+      i = j;
+      this.cur.val += run; this.cur.pat += this.bsLit ? repEsc(run) : run; this.cur.keep = true; this.cur.meta = true;
       this.afterWsDelim = false;
     }
   }
@@ -154,17 +173,177 @@ function toksToWord(toks: BTok[]): Word {
     parts.push(t.part);
   }
   if (lit) parts.push({ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: lit });
+  // bash expands braces in the raw text: `$a{b,c}` is `$ab $ac`, `{$a,b}_x` has `$a_x`
+  for (let i = 0; i + 1 < parts.length; i++) {
+    const p = parts[i]!, q = parts[i + 1]!;
+    if (p.type !== 'ParamExp' || !p.Short || q.type !== 'Lit' || !/^[a-zA-Z_]/.test(p.Param.Value)) continue;
+    const m = /^[a-zA-Z0-9_]+/.exec(q.Value);
+    if (!m) continue;
+    parts[i] = { ...p, Param: { ...p.Param, Value: p.Param.Value + m[0] } };
+    if (m[0].length === q.Value.length) parts.splice(i + 1, 1);
+    else parts[i + 1] = { ...q, Value: q.Value.slice(m[0].length) };
+  }
   return { type: 'Word', Parts: parts };
 }
 
 export function braceExpand(w: Word): Word[] {
   if (!w.Parts.some((p) => p.type === 'Lit' && p.Value.includes('{'))) return [w];
-  const res = expandBraceToks(braceTokens(w));
-  if (res.length === 1) return [w];
+  const toks = braceTokens(w);
+  const res = expandBraceToks(toks);
+  if (res.length === 1 && res[0] === toks) return [w]; // nothing expanded (`{1..1}` is)
   return res.map(toksToWord);
 }
 
+/** The current user's home directory from the password database (`~` with HOME unset). */
+function homeFromPasswd(): string {
+  try { return os.userInfo().homedir; } catch { return ''; }
+}
+
+// ---- extglob groups with quotes or expansions inside -------------------------------------------
+// mvdan/sh keeps the text of `@(…)` raw; bash expands quotes, parameters and substitutions in it
+// like anywhere else in the word. The text is split into literal runs (kept as Lit, whose
+// backslashes lit() handles) and quoted/`$`/backquote segments, each parsed on its own.
+
+function extGlobOp(p: ExtGlob): string {
+  return ({ [Tok.globQuest]: '?', [Tok.globStar]: '*', [Tok.globPlus]: '+', [Tok.globAt]: '@', [Tok.globExcl]: '!' } as Record<number, string>)[p.Op] ?? '@';
+}
+
+/** End (exclusive) of the quoted or `$`/backquote segment of `s` starting at `i`, or -1. */
+function shellSegEnd(s: string, i: number): number {
+  const c = s[i]!;
+  if (c === "'") { const e = s.indexOf("'", i + 1); return e < 0 ? -1 : e + 1; }
+  if (c === '"' || c === '`') {
+    for (let j = i + 1; j < s.length; j++) {
+      if (s[j] === '\\') { j++; continue; }
+      if (s[j] === c) return j + 1;
+      if (c === '"' && s[j] === '$' && (s[j + 1] === '(' || s[j + 1] === '{')) { const e = shellSegEnd(s, j); if (e < 0) return -1; j = e - 1; }
+    }
+    return -1;
+  }
+  // c === '$'
+  const n = s[i + 1];
+  if (n === "'") {
+    for (let j = i + 2; j < s.length; j++) { if (s[j] === '\\') { j++; continue; } if (s[j] === "'") return j + 1; }
+    return -1;
+  }
+  if (n === '"') { const e = shellSegEnd(s, i + 1); return e; }
+  if (n === '(' || n === '{') {
+    const close = n === '(' ? ')' : '}';
+    let depth = 0;
+    for (let j = i + 1; j < s.length; j++) {
+      const d = s[j]!;
+      if (d === '\\') { j++; continue; }
+      if (d === "'" || d === '"' || d === '`') { const e = shellSegEnd(s, j); if (e < 0) return -1; j = e - 1; continue; }
+      if (d === n) depth++;
+      else if (d === close && --depth === 0) return j + 1;
+    }
+    return -1;
+  }
+  const m = /^(?:[a-zA-Z_][a-zA-Z0-9_]*|[0-9@*#?$!-])/.exec(s.slice(i + 1));
+  return m ? i + 1 + m[0].length : -1;
+}
+
+const extGlobCache = new WeakMap<object, WordPart[] | null>();
+const dqBackquotes = new WeakMap<object, Stmt[]>();
+/** The parts of an extglob group whose text has quotes or expansions, else null (plain pattern text). */
+function extGlobParts(p: ExtGlob, posix: boolean): WordPart[] | null {
+  let r = extGlobCache.get(p);
+  if (r !== undefined) return r;
+  r = null;
+  const v = p.Pattern.Value;
+  if (/['"`$\\]/.test(v)) {
+    const parts: WordPart[] = [];
+    let lit = extGlobOp(p) + '(';
+    const mk = (value: string): Lit => ({ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: value });
+    let ok = true;
+    for (let i = 0; i < v.length && ok; i++) {
+      const c = v[i]!;
+      if (c === '\\') { lit += v.slice(i, i + 2); i++; continue; }
+      if (c !== "'" && c !== '"' && c !== '`' && c !== '$') { lit += c; continue; }
+      const e = shellSegEnd(v, i);
+      if (e < 0) { if (c === '$') { lit += c; continue; } ok = false; break; }
+      try {
+        const f = parse(Buffer.from(': ' + v.slice(i, e), 'latin1').toString('utf8'), posix);
+        const cmd = f.Stmts.length === 1 ? f.Stmts[0]!.Cmd : null;
+        const w = cmd && cmd.type === 'CallExpr' && cmd.Args.length === 2 ? cmd.Args[1]! : null;
+        if (!w) { ok = false; break; }
+        if (lit) { parts.push(mk(lit)); lit = ''; }
+        parts.push(...w.Parts);
+      } catch { ok = false; break; }
+      i = e - 1;
+    }
+    if (ok) { parts.push(mk(lit + ')')); r = parts; }
+  }
+  extGlobCache.set(p, r);
+  return r;
+}
+
 // ---- the expander ------------------------------------------------------------------------------
+/** Expander.canSync / canSyncPart per AST node (structural). */
+const syncNodes = new WeakMap<object, boolean>();
+
+const sqDq = new Map<string, DblQuoted | null>();
+/** The text of a single-quoted part inside "${x-…}", parsed as double-quoted text (bash expands it). */
+function sqAsDq(text: string): DblQuoted | undefined {
+  let r = sqDq.get(text);
+  if (r === undefined) {
+    r = null;
+    if (!text.includes('"')) {
+      try {
+        const f = parse(`"${text}"`);
+        const c = f.Stmts.length === 1 ? f.Stmts[0]!.Cmd : undefined;
+        const p = c?.type === 'CallExpr' && c.Args.length === 1 && c.Args[0]!.Parts.length === 1 ? c.Args[0]!.Parts[0]! : undefined;
+        if (p?.type === 'DblQuoted') r = p;
+      } catch { /* keep it literal */ }
+    }
+    sqDq.set(text, r);
+  }
+  return r ?? undefined;
+}
+
+const slashRepls = new WeakMap<ParamExp, { orig: Word | null; with: Word | null }>();
+/**
+ * The pattern and replacement of `${x/pat/rep}`. mvdan/sh reads a `/` right after the operator
+ * as the separator (`${x////c}`: empty pattern, replacement `/c`); bash takes it as the first
+ * character of the pattern (pattern `/`, replacement `c`).
+ */
+function replParts(pe: ParamExp): { orig: Word | null; with: Word | null } {
+  const r = pe.Repl!;
+  if (r.Orig) return { orig: r.Orig, with: r.With };
+  let c = slashRepls.get(pe);
+  if (c) return c;
+  const lit = (v: string, at: Lit | undefined): Lit => ({ type: 'Lit', ValuePos: at?.ValuePos ?? 0, ValueEnd: at?.ValueEnd ?? 0, Value: v });
+  const word = (parts: WordPart[]): Word => ({ type: 'Word', Parts: parts });
+  c = { orig: null, with: r.With };
+  if (r.With) {
+    const parts = r.With.Parts;
+    let split = -1, at = -1;
+    for (let i = 0; i < parts.length && split < 0; i++) {
+      const p = parts[i]!;
+      if (p.type !== 'Lit') continue;
+      for (let j = 0; j < p.Value.length; j++) {
+        if (p.Value[j] === '\\') { j++; continue; }
+        if (p.Value[j] === '/') { split = i; at = j; break; }
+      }
+    }
+    if (split < 0) c = { orig: word([lit('/', undefined), ...parts]), with: null };
+    else {
+      const l = parts[split] as Lit;
+      const before = l.Value.slice(0, at), after = l.Value.slice(at + 1);
+      c = {
+        orig: word([lit('/', undefined), ...parts.slice(0, split), ...(before ? [lit(before, l)] : [])]),
+        with: word([...(after ? [lit(after, l)] : []), ...parts.slice(split + 1)]),
+      };
+    }
+  } else if (r.All && !pe.Index && (pe as { Rbrace?: number }).Rbrace! - pe.Param.ValueEnd === 3) c = { orig: word([lit('/', undefined)]), with: null };
+  slashRepls.set(pe, c);
+  return c;
+}
+/** TEMP(perf): disables the synchronous paths, to compare. */
+const NO_SYNC = !!process.env['HPATCH_INTERP_NOSYNC'];
+/** Unquoted literal text that expands to itself as a single field (no escapes, tilde, braces, glob characters). */
+const plainLit = (v: string): boolean => v !== '' && !/[\\~{*?[(]/.test(v);
+
 export interface ParamResult { vals: string[]; list: boolean; star: boolean; word?: Word | null }
 
 export class Expander {
@@ -174,43 +353,60 @@ export class Expander {
 
   /** Full expansion of command arguments. */
   async fields(words: Word[]): Promise<string[]> {
+    if (this.canSyncAll(words)) return this.fieldsSync(words);
     const out: string[] = [];
     for (const w0 of words) {
       const ws = this.sh.posix ? [w0] : braceExpand(w0);
       for (const w of ws) {
         const fb = new FieldBuilder(this.ifs());
         await this.word(w, fb, false, true);
-        for (const f of fb.finish()) {
-          if (f.meta && !this.sh.opts.noglob && hasMeta(f.pat, this.sh.shopt.has('extglob'))) {
-            const m = glob(f.pat, {
-              cwd: this.sh.cwd, dotglob: this.sh.shopt.has('dotglob'), extglob: this.sh.shopt.has('extglob'),
-              nocase: this.sh.shopt.has('nocaseglob'), globstar: this.sh.shopt.has('globstar'),
-            });
-            if (m.length) { out.push(...m); continue; }
-            if (this.sh.shopt.has('nullglob')) continue;
-            if (this.sh.shopt.has('failglob')) throw new ShellError(`no match: ${f.val}`, 1, true);
-            out.push(f.val);
-            continue;
-          }
-          out.push(f.val);
-        }
+        this.globFields(fb, out);
       }
     }
     return out;
   }
 
+  /** Finishes a word's fields: pathname expansion, then appends them to `out`. */
+  private globFields(fb: FieldBuilder, out: string[]): void {
+    for (const f of fb.finish()) {
+      if (f.meta && !this.sh.opts.noglob && hasMeta(f.pat, this.sh.shopt.has('extglob'))) {
+        // GLOBIGNORE: colon-separated patterns removed from the results; setting it turns dotglob on
+        const gi = this.sh.getVar('GLOBIGNORE');
+        const ignore = gi ? splitIgnore(gi) : undefined;
+        const m = glob(f.pat, {
+          cwd: this.sh.cwd, dotglob: this.sh.shopt.has('dotglob') || !!ignore?.length, extglob: this.sh.shopt.has('extglob'),
+          nocase: this.sh.shopt.has('nocaseglob'), globstar: this.sh.shopt.has('globstar'),
+          noskipdots: !this.sh.shopt.has('globskipdots'), ignore,
+        });
+        if (m.length) { out.push(...m); continue; }
+        if (this.sh.shopt.has('nullglob')) continue;
+        if (this.sh.shopt.has('failglob')) {
+          // bash's report_error(): under `set -e` the shell exits, otherwise the line is abandoned
+          if (this.sh.opts.errexit) throw new ShellError(`no match: ${f.val}`, 1, true);
+          throw new DiscardError(`no match: ${f.val}`);
+        }
+        out.push(f.val);
+        continue;
+      }
+      out.push(f.val);
+    }
+  }
+
   /** Expansion without splitting or globbing (assignment values, redirection targets...). */
   async literal(w: Word | null, tilde: 'first' | 'assign' | 'none' = 'first'): Promise<string> {
     if (!w) return '';
-    const fb = new FieldBuilder('');
+    if (this.canSync(w)) return this.literalSync(w, tilde);
+    const fb = new FieldBuilder('', true);
     await this.word(w, fb, false, tilde !== 'none', tilde === 'assign');
     return fb.fields.map((f) => f.val).join('') + fb.cur.val;
   }
 
   /** Expansion to a pattern (quoted characters escaped). */
-  async pattern(w: Word | null): Promise<string> {
+  async pattern(w: Word | null, rep = false): Promise<string> {
     if (!w) return '';
-    const fb = new FieldBuilder('');
+    if (this.canSync(w)) return this.patternSync(w, rep);
+    const fb = new FieldBuilder('', true);
+    fb.bsLit = rep;
     await this.word(w, fb, false, true);
     return fb.fields.map((f) => f.pat).join('') + fb.cur.pat;
   }
@@ -219,8 +415,13 @@ export class Expander {
   async regexWord(w: Word): Promise<string> {
     let out = '';
     for (const p of w.Parts) {
-      if (p.type === 'Lit') { out += p.Value; continue; }
-      const fb = new FieldBuilder('');
+      if (p.type === 'Lit') {
+        // a leading tilde is expanded, and its value matched literally
+        const r = p === w.Parts[0] && p.Value.startsWith('~') ? this.tildePrefix(p.Value, w.Parts.length === 1) : undefined;
+        out += r ? escapeEre(r.home) + r.rest : p.Value;
+        continue;
+      }
+      const fb = new FieldBuilder('', true);
       await this.part(p, fb, p.type === 'SglQuoted' || p.type === 'DblQuoted');
       const v = fb.fields.map((f) => f.val).join('') + fb.cur.val;
       out += p.type === 'SglQuoted' || p.type === 'DblQuoted' ? escapeEre(v) : v;
@@ -235,49 +436,83 @@ export class Expander {
     for (const p of w.Parts) {
       if (p.type === 'Lit') out += unescapeDq(p.Value, true);
       else {
-        const fb = new FieldBuilder('');
-        await this.part(p, fb, true);
+        const fb = new FieldBuilder('', true);
+        this.inHeredoc++;
+        try { await this.part(p, fb, true); } finally { this.inHeredoc--; }
         out += fb.fields.map((f) => f.val).join('') + fb.cur.val;
       }
     }
     return out;
   }
 
+  /** >0 while expanding a here-document body (`\"` is not special there). */
+  private inHeredoc = 0;
+
+  /**
+   * Backquotes inside double quotes: bash removes the backslash of `\"` in their text before
+   * parsing it (mvdan/sh keeps it), so the text is parsed again from the source.
+   */
+  private dqBackquote(p: CmdSubst): Stmt[] {
+    let r = dqBackquotes.get(p);
+    if (r === undefined) {
+      r = p.Stmts;
+      const src = this.sh.source.src;
+      const right = (p as CmdSubst & { Right?: number }).Right;
+      if (right !== undefined && src[p.Left] === '`' && src[right] === '`') {
+        const raw = src.slice(p.Left + 1, right);
+        if (raw.includes('\\"')) {
+          const utf8 = (t: string): string => Buffer.from(t, 'latin1').toString('utf8');
+          try {
+            // the source must be the one the node came from (same first statement offset)
+            const same = parse(utf8(raw.replace(/\\([\\`$])/g, '$1')), this.sh.posix).Stmts[0]?.Position === (p.Stmts[0]?.Position ?? 0) - p.Left - 1;
+            if (same) r = parse(utf8(raw.replace(/\\([\\`$"])/g, '$1')), this.sh.posix).Stmts;
+          } catch { /* keep */ }
+        }
+      }
+      dqBackquotes.set(p, r);
+    }
+    return r;
+  }
+
   private async word(w: Word, fb: FieldBuilder, quoted: boolean, tilde: boolean, assign = false): Promise<void> {
+    if (this.canSync(w)) { this.wordSync(w, fb, quoted, tilde, assign); return; }
     const parts = w.Parts;
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i]!;
-      if (p.type === 'Lit' && !quoted) {
-        let v = p.Value;
-        if (tilde && i === 0 && v.startsWith('~')) {
-          const r = this.tildePrefix(v, parts.length === 1);
-          if (r) { fb.addQuoted(r.home); v = r.rest; }
-        } else if (tilde && i === 0 && !this.sh.posix && /^[a-zA-Z_][a-zA-Z0-9_]*=~/.test(v)) {
-          const eq = v.indexOf('=');
-          const r = this.tildePrefix(v.slice(eq + 1), parts.length === 1);
-          if (r) { this.lit(v.slice(0, eq + 1), fb); fb.addQuoted(r.home); v = r.rest; }
-        }
-        if (assign && v.includes(':~')) {
-          // tilde after ':' in assignments
-          v = v.replace(/:~([^:/]*)/g, (m, u: string) => { const h = this.tildeHome(u); return h === undefined ? m : ':' + h; });
-        }
-        this.lit(v, fb);
-        continue;
-      }
+      if (p.type === 'Lit' && !quoted) { this.litPart(p.Value, i === 0, parts.length === 1, fb, tilde, assign); continue; }
       await this.part(p, fb, quoted);
     }
   }
 
+  /** An unquoted literal part of a word: tilde prefixes, backslash escapes. */
+  private litPart(v: string, first: boolean, whole: boolean, fb: FieldBuilder, tilde: boolean, assign: boolean): void {
+    if (tilde && first && v.startsWith('~')) {
+      const r = this.tildePrefix(v, whole, assign);
+      if (r) { fb.addQuoted(r.home); v = r.rest; }
+    } else if (tilde && first && !this.sh.posix && /^[a-zA-Z_][a-zA-Z0-9_]*=~/.test(v)) {
+      const eq = v.indexOf('=');
+      const r = this.tildePrefix(v.slice(eq + 1), whole);
+      if (r) { this.lit(v.slice(0, eq + 1), fb); fb.addQuoted(r.home); v = r.rest; }
+    }
+    if (assign && v.includes(':~')) {
+      // tilde after ':' in assignments
+      v = v.replace(/:~([^:/]*)/g, (m, u: string) => { const h = this.tildeHome(u); return h === undefined ? m : ':' + h; });
+    }
+    this.lit(v, fb);
+  }
+
   private tildeHome(user: string): string | undefined {
-    if (user === '') return this.sh.getVar('HOME') ?? '';
+    if (user === '') return this.sh.getVar('HOME') ?? homeFromPasswd();
     if (user === '+') return this.sh.getVar('PWD');
     if (user === '-') return this.sh.getVar('OLDPWD');
     if (!/^[a-zA-Z0-9_.-]+$/.test(user)) return undefined;
     return this.sh.userHome(user);
   }
 
-  private tildePrefix(v: string, whole: boolean): { home: string; rest: string } | undefined {
-    const slash = v.indexOf('/');
+  private tildePrefix(v: string, whole: boolean, assign = false): { home: string; rest: string } | undefined {
+    let slash = v.indexOf('/');
+    const colon = v.indexOf(':'); // bash ends the tilde prefix at ':' too, in any word (`~root:x`)
+    if (colon >= 0 && (slash < 0 || colon < slash)) { slash = colon; whole = true; } // `x=~:~/bin`
     const end = slash < 0 ? v.length : slash;
     if (slash < 0 && !whole) {
       // `~$x`: only if the literal is the entire word prefix up to another part (bash: no)
@@ -308,20 +543,12 @@ export class Expander {
   }
 
   private async part(p: WordPart, fb: FieldBuilder, quoted: boolean): Promise<void> {
+    if (this.canSyncPart(p)) { this.partSync(p, fb, quoted); return; }
     switch (p.type) {
-      case 'Lit':
-        fb.addQuoted(quoted ? unescapeDq(p.Value, false) : p.Value);
-        return;
-      case 'SglQuoted': {
-        let v = p.Dollar ? ansiC(p.Value) : p.Value;
-        if (p.Dollar && v.includes('\0')) v = v.slice(0, v.indexOf('\0'));
-        fb.addQuoted(v);
-        return;
-      }
       case 'DblQuoted':
         return this.dblQuoted(p, fb);
       case 'CmdSubst': {
-        const s = await this.sh.cmdSubst(p.Stmts);
+        const s = await this.sh.cmdSubst(quoted && p.Backquotes && !this.inHeredoc ? this.dqBackquote(p) : p.Stmts);
         if (quoted) fb.addQuoted(s); else fb.addSplit(s, true);
         return;
       }
@@ -332,17 +559,14 @@ export class Expander {
       }
       case 'ParamExp':
         return this.paramExp(p, fb, quoted);
-      case 'ExtGlob': {
-        const op = ({ [Tok.globQuest]: '?', [Tok.globStar]: '*', [Tok.globPlus]: '+', [Tok.globAt]: '@', [Tok.globExcl]: '!' } as Record<number, string>)[p.Op] ?? '@';
-        const s = `${op}(${p.Pattern.Value})`;
-        if (quoted) fb.addQuoted(s); else fb.addLiteral(s, s);
-        return;
-      }
       case 'ProcSubst': {
         const path = await this.sh.procSubst(p);
         fb.addQuoted(path);
         return;
       }
+      case 'ExtGlob':
+        for (const q of extGlobParts(p, this.sh.posix) ?? []) { if (q.type === 'Lit') this.lit(q.Value, fb); else await this.part(q, fb, false); }
+        return;
       case 'BraceExp':
         throw new ShellError('unsupported brace expansion node', 1);
     }
@@ -366,9 +590,13 @@ export class Expander {
       if (!r.word) { if (quoted) fb.addQuoted(''); return; }
       if (quoted) {
         for (const p of r.word.Parts) {
-          if (p.type === 'Lit') fb.addQuoted(unescapeDq(p.Value, false));
-          else if (p.type === 'SglQuoted' && !p.Dollar) fb.addQuoted(`'${p.Value}'`);
-          else await this.part(p, fb, true);
+          // inside "${x-word}" a backslash also quotes `}`; single quotes are literal but what
+          // they enclose is still expanded as in double quotes
+          if (p.type === 'Lit') fb.addQuoted(unescapeDq(p.Value.includes('\\}') ? p.Value.replace(/\\(\\|\})/g, (m, c: string) => (c === '}' ? c : m)) : p.Value, false));
+          else if (p.type === 'SglQuoted' && !p.Dollar) {
+            const dq = /[$`]/.test(p.Value) ? sqAsDq(p.Value) : undefined;
+            if (dq) { fb.addQuoted("'"); await this.part(dq, fb, true); fb.addQuoted("'"); } else fb.addQuoted(`'${p.Value}'`);
+          } else await this.part(p, fb, true);
         }
         fb.markKeep();
       } else {
@@ -396,6 +624,18 @@ export class Expander {
       }
       return;
     }
+    this.emitParam(r, fb, quoted);
+  }
+
+  /** Adds a parameter's value(s) to the word (not for ${x:-word} forms). */
+  private emitParam(r: ParamResult, fb: FieldBuilder, quoted: boolean): void {
+    if (r.list && fb.flat) {
+      // no field splitting here: "$@" joins with spaces, $* / "$*" with IFS's first character
+      const s = r.vals.join(r.star ? this.ifs().slice(0, 1) : ' ');
+      if (quoted) fb.addQuoted(s); else fb.addSplit(s, true);
+      if (quoted || r.vals.length) fb.markKeep();
+      return;
+    }
     if (!r.list) {
       const s = r.vals[0] ?? '';
       if (quoted) fb.addQuoted(s); else fb.addSplit(s, true);
@@ -406,6 +646,9 @@ export class Expander {
       r.vals.forEach((v, i) => { if (i > 0) fb.breakField(); fb.addQuoted(v); });
       return;
     }
+    // unquoted $@ / $*: as if joined with IFS's first character and then split (so with a
+    // non-whitespace IFS, empty elements stay empty fields: IFS=x; set -- a '' b; $* → a '' b)
+    if (fb.ifs !== '') { fb.addSplit(r.vals.join(fb.ifs[0]!), true); return; }
     r.vals.forEach((v, i) => {
       if (i > 0) fb.push();
       fb.addSplit(v, true);
@@ -422,50 +665,47 @@ export class Expander {
     // ${!prefix*} / ${!prefix@}
     if (pe.Excl && pe.Names) {
       const names = sh.varNames().filter((n) => n.startsWith(name)).sort();
+      // bash quirk: unquoted ${!p*} with IFS='' is one word (names joined with nothing)
+      if (!quoted && pe.Names === Tok.star && this.ifs() === '') return { vals: [names.join('')], list: false, star: false };
       return { vals: names, list: true, star: pe.Names === Tok.star && quoted };
     }
-    // ${!arr[@]} keys
-    if (pe.Excl && (indexWord === '@' || indexWord === '*')) {
+    // ${!arr[@]} keys (with an operator, bash expands "${arr[@]}" indirectly instead)
+    if (pe.Excl && (indexWord === '@' || indexWord === '*') && !pe.Exp && !pe.Slice && !pe.Repl && !pe.Length) {
       const keys = sh.arrayKeys(name);
+      // bash quirk: unquoted ${!a[*]} with IFS='' is one word (keys joined with spaces)
+      if (!quoted && indexWord === '*' && this.ifs() === '' && keys.length) return { vals: [keys.join(' ')], list: false, star: false };
       return { vals: keys, list: true, star: indexWord === '*' };
     }
+    let indirUnset = false;
     if (pe.Excl) {
       // indirection (or nameref target name)
-      const v0 = sh.getVarRaw(name);
+      const v0 = indexWord === undefined ? sh.getVarRaw(name) : undefined;
       if (v0?.nameref) {
         return { vals: [v0.str ?? ''], list: false, star: false };
       }
-      const target = indexWord !== undefined ? sh.getElem(name, indexWord) : sh.specialOrVar(name);
-      if (target === undefined || target === '') {
-        if (sh.opts.nounset) throw new ShellError(`${name}: invalid indirect expansion`, 1);
-        return { vals: [''], list: false, star: false };
+      let target: string | undefined;
+      if (indexWord === '@' || indexWord === '*') { const vs = sh.arrayValues(name); target = vs.length ? vs.join(' ') : undefined; }
+      else target = indexWord !== undefined ? sh.getElem(name, indexWord) : sh.specialOrVar(name);
+      if (target === undefined) {
+        // bash abandons the command (and the rest of the line) when the variable does not exist;
+        // a declared but unset one (or an unset positional parameter) indirects to nothing
+        if (/^[a-zA-Z_]/.test(name) && !sh.resolveVar(name)) throw new DiscardError(`${indexWord !== undefined ? `${name}[${indexWord}]` : name}: invalid indirect expansion`);
+        if (sh.opts.nounset && !(pe.Exp && pe.Exp.Op >= Tok.plus && pe.Exp.Op <= Tok.colAssgn)) throw new ShellError(`!${name}: unbound variable`, 127, true);
+        indirUnset = true;
+      } else {
+        const m = /^([a-zA-Z_][a-zA-Z0-9_]*|[0-9]+|[@*#?$!-])(?:\[(.*)\])?$/s.exec(target);
+        if (!m) throw new DiscardError(`${target}: invalid variable name`);
+        name = m[1]!;
+        indexWord = m[2] === undefined ? undefined : await sh.refSubscriptAsync(name, m[2]);
       }
-      const m = /^([a-zA-Z_][a-zA-Z0-9_]*|[0-9]+|[@*#?$!-])(?:\[(.*)\])?$/s.exec(target);
-      if (!m) throw new ShellError(`${target}: invalid variable name`, 1);
-      name = m[1]!;
-      indexWord = m[2];
     }
 
-    let vals: string[];
-    let list = false;
-    let star = false;
-    let isSet: boolean;
-    if (name === '@' || name === '*') {
-      vals = sh.params.slice();
-      list = true; star = name === '*';
-      isSet = vals.length > 0;
-    } else if (indexWord === '@' || indexWord === '*') {
-      vals = sh.arrayValues(name);
-      list = true; star = indexWord === '*';
-      isSet = vals.length > 0;
-    } else {
-      const v = indexWord !== undefined ? sh.getElem(name, indexWord) : sh.specialOrVar(name);
-      isSet = v !== undefined;
-      vals = [v ?? ''];
-    }
+    const lk = indirUnset ? { vals: [''], list: false, star: false, isSet: false } : this.lookup(name, indexWord);
+    let vals = lk.vals;
+    const { list, star, isSet } = lk;
 
     if (pe.Length) {
-      if (list) return { vals: [String(vals.length)], list: false, star: false };
+      if (list) { this.nounsetLength(name, indexWord); return { vals: [String(vals.length)], list: false, star: false }; }
       if (!isSet && sh.opts.nounset && !pe.Exp) throw new ShellError(`${name}: unbound variable`, 127, true);
       return { vals: [String(vals[0]!.length)], list: false, star: false };
     }
@@ -474,11 +714,12 @@ export class Expander {
     const colonOps: number[] = [Tok.colPlus, Tok.colMinus, Tok.colQuest, Tok.colAssgn];
     if (exp && exp.Op >= Tok.plus && exp.Op <= Tok.colAssgn) {
       const colon = colonOps.includes(exp.Op);
-      const nullish = !isSet || (colon && (list ? (star ? vals.join(this.ifs().slice(0, 1)) === '' : vals.length === 0 || (vals.length === 1 && vals[0] === '')) : vals[0] === ''));
-      const arg = async (): Promise<string> => (quoted ? this.literalDq(exp.Word) : this.literal(exp.Word));
+      const nullish = !isSet || (colon && (list ? (star && quoted ? vals.join(this.ifs().slice(0, 1)) === '' : vals.length === 0 || (vals.length === 1 && vals[0] === '')) : vals[0] === ''));
+      const arg = async (): Promise<string> => (quoted ? this.literalDq(exp.Word, true) : this.literal(exp.Word));
       switch (exp.Op) {
         case Tok.plus: case Tok.colPlus:
-          if (nullish) return { vals: [''], list: false, star: false };
+          // ("${a[@]+x}" of no elements is no word at all, like "${a[@]}")
+          if (nullish) return list && !star && vals.length === 0 ? { vals: [], list: true, star: false } : { vals: [''], list: false, star: false };
           return this.wordResult(exp.Word, quoted);
         case Tok.minus: case Tok.colMinus:
           if (nullish) return this.wordResult(exp.Word, quoted);
@@ -492,46 +733,24 @@ export class Expander {
         case Tok.assgn: case Tok.colAssgn:
           if (nullish) {
             const v = await arg();
-            if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(name)) throw new ShellError(`$${name}: cannot assign in this way`, 1, true);
+            if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(name)) throw new DiscardError(`$${name}: cannot assign in this way`);
             if (indexWord !== undefined) sh.setElem(name, indexWord, v); else sh.setVar(name, v);
             return { vals: [sh.specialOrVar(name) ?? v], list: false, star: false };
           }
           break;
       }
-    } else if (!isSet && sh.opts.nounset && name !== '@' && name !== '*') {
-      if (!(indexWord === '@' || indexWord === '*') || !sh.resolveVar(name)) {
-        throw new ShellError(`${indexWord !== undefined ? `${name}[${indexWord}]` : /^[0-9]/.test(name) ? '$' + name : name}: unbound variable`, 127, true);
-      }
-    }
+    } else this.nounsetCheck(name, indexWord, isSet);
 
     if (pe.Slice) {
       const off = pe.Slice.Offset ? Number(await sh.arithAst(pe.Slice.Offset)) : 0;
       const len = pe.Slice.Length ? Number(await sh.arithAst(pe.Slice.Length)) : undefined;
-      if (list) {
-        let arr = vals;
-        let o = off;
-        if (name === '@' || name === '*') { arr = [sh.arg0, ...vals]; }
-        if (o < 0) o = Math.max(arr.length + o, 0);
-        if (len !== undefined && len < 0) throw new ShellError(`${len}: substring expression < 0`, 1, true);
-        vals = arr.slice(o, len === undefined ? undefined : o + len);
-        if ((name === '@' || name === '*') && off < 0 && arr.length + off < 0) vals = [];
-      } else {
-        const s = vals[0]!;
-        let o = off < 0 ? s.length + off : off;
-        if (o < 0 || o > s.length) { vals = ['']; }
-        else {
-          let e = len === undefined ? s.length : len < 0 ? s.length + len : o + len;
-          if (len !== undefined && len < 0 && e < o) throw new ShellError(`${len}: substring expression < 0`, 1, true);
-          if (e > s.length) e = s.length;
-          vals = [s.slice(o, e)];
-        }
-        o = 0;
-      }
+      vals = this.sliceVals(vals, list, name, off, len);
     }
 
     if (pe.Repl) {
-      const pat = await this.pattern(pe.Repl.Orig);
-      const rep = pe.Repl.With ? await this.pattern(pe.Repl.With) : '';
+      const r = replParts(pe);
+      const pat = r.orig ? await this.pattern(r.orig) : '';
+      const rep = r.with ? await this.pattern(r.with, true) : '';
       const amp = sh.shopt.has('patsub_replacement');
       vals = vals.map((v) => replacePattern(v, pat, rep, pe.Repl!.All, true, amp));
     }
@@ -544,11 +763,256 @@ export class Expander {
       vals = vals.map((v) => caseMod(v, exp.Op, pat));
     } else if (exp && exp.Op === Tok.at) {
       const op = exp.Word ? await this.literal(exp.Word) : '';
-      vals = vals.map((v) => this.transform(v, op, name, isSet));
-      if (op === 'a' && vals.length === 0) vals = [sh.attrString(name)];
+      vals = vals.map((v) => this.transform(v, op, indirUnset ? '' : name, isSet)); // (an indirection to nothing has no attributes)
+      // (an array with no elements: only a declared-but-unassigned one still shows its attributes)
+      if (op === 'a' && vals.length === 0) vals = list && !sh.resolveVar(name)?.declOnly ? [] : [sh.attrString(name)];
       if (op === 'A' && list) {
         return { vals: [sh.declareLine(name)], list: false, star: false };
       }
+    }
+    return { vals, list, star };
+  }
+
+  /** The value(s) a parameter expansion starts from. */
+  private lookup(name: string, indexWord: string | undefined): { vals: string[]; list: boolean; star: boolean; isSet: boolean } {
+    const sh = this.sh;
+    if (badSubst.size && badSubst.has(name)) throw new DiscardError(`${badSubst.get(name)}: bad substitution`);
+    if (name === '@' || name === '*') {
+      const vals = sh.params.slice();
+      return { vals, list: true, star: name === '*', isSet: vals.length > 0 };
+    }
+    if (indexWord === '@' || indexWord === '*') {
+      const vals = sh.arrayValues(name);
+      return { vals, list: true, star: indexWord === '*', isSet: vals.length > 0 };
+    }
+    const v = indexWord !== undefined ? sh.getElem(name, indexWord) : sh.specialOrVar(name);
+    return { vals: [v ?? ''], list: false, star: false, isSet: v !== undefined };
+  }
+
+  /** `set -u`: `${#a[@]}` of an array that does not exist (bash abandons the line, status 1). */
+  private nounsetLength(name: string, indexWord: string | undefined): void {
+    const sh = this.sh;
+    if (sh.opts.nounset && indexWord !== undefined && /^[a-zA-Z_]/.test(name) && (!sh.resolveVar(name) || sh.resolveVar(name)!.declOnly) && !sh.isStackVarName(name)) throw new DiscardError(`${name}: unbound variable`);
+  }
+
+  /** `set -u`: error for an unset parameter (expansions without a default). */
+  private nounsetCheck(name: string, indexWord: string | undefined, isSet: boolean): void {
+    const sh = this.sh;
+    if (!isSet && sh.opts.nounset && name !== '@' && name !== '*') {
+      if (!(indexWord === '@' || indexWord === '*')) {
+        throw new ShellError(`${indexWord !== undefined ? `${name}[${indexWord}]` : /^[0-9]/.test(name) ? '$' + name : name}: unbound variable`, 127, true);
+      }
+    }
+  }
+
+  /** `${x:off:len}` over a value or a list. */
+  private sliceVals(vals: string[], list: boolean, name: string, off: number, len: number | undefined): string[] {
+    const sh = this.sh;
+    if (list) {
+      let arr = vals;
+      let o = off;
+      if (name === '@' || name === '*') { arr = [sh.arg0, ...vals]; } else {
+        const v = sh.resolveVar(name);
+        if (v?.arr) {
+          // indexed arrays: the offset is an index (sparse arrays skip the holes)
+          if (len !== undefined && len < 0) throw new DiscardError(`${len}: substring expression < 0`);
+          const keys = [...v.arr.keys()].sort((a, b) => a - b);
+          if (o < 0) { o += (keys.length ? keys[keys.length - 1]! : -1) + 1; if (o < 0) return []; }
+          let start = keys.findIndex((k) => k >= o);
+          if (start < 0) start = keys.length;
+          return vals.slice(start, len === undefined ? undefined : start + len);
+        }
+        if (v?.assoc && o > 0) o--; // bash counts an associative array's elements from 1
+        if (v && !v.assoc && v.str !== undefined && vals.length === 1) return this.sliceVals(vals, false, name, off, len); // ${scalar[@]:o:l}
+      }
+      if (o < 0) o = Math.max(arr.length + o, 0);
+      if (len !== undefined && len < 0) throw new DiscardError(`${len}: substring expression < 0`);
+      vals = arr.slice(o, len === undefined ? undefined : o + len);
+      if ((name === '@' || name === '*') && off < 0 && arr.length + off < 0) vals = [];
+      return vals;
+    }
+    const s = vals[0]!;
+    const o = off < 0 ? s.length + off : off;
+    if (o < 0 || o > s.length) return [''];
+    let e = len === undefined ? s.length : len < 0 ? s.length + len : o + len;
+    if (len !== undefined && len < 0 && e < o) throw new DiscardError(`${len}: substring expression < 0`);
+    if (e > s.length) e = s.length;
+    return [s.slice(o, e)];
+  }
+
+  // ---- synchronous fast path -----------------------------------------------------------------
+  // Most words need no awaiting: no command or process substitution, and parameter expansions
+  // of the forms paramSync implements. They are expanded with the same FieldBuilder operations
+  // as word()/part(), without a promise per part. canSync is structural and cached per AST node,
+  // so the choice is made before anything is evaluated (nothing is evaluated twice).
+
+  /** Whether `w` expands without awaiting. */
+  canSync(w: Word): boolean {
+    if (NO_SYNC) return false;
+    let r = syncNodes.get(w);
+    if (r === undefined) {
+      r = true;
+      for (const p of w.Parts) if (!this.canSyncPart(p)) { r = false; break; }
+      syncNodes.set(w, r);
+    }
+    return r;
+  }
+
+  canSyncAll(words: Word[]): boolean {
+    for (const w of words) if (!this.canSync(w)) return false;
+    return true;
+  }
+
+  private canSyncPart(p: WordPart): boolean {
+    switch (p.type) {
+      case 'Lit': case 'SglQuoted': return true;
+      case 'ExtGlob': { const xs = extGlobParts(p, this.sh.posix); return !xs || xs.every((q) => this.canSyncPart(q)); }
+      case 'DblQuoted': case 'ArithmExp': case 'ParamExp': break;
+      default: return false;
+    }
+    let r = syncNodes.get(p);
+    if (r === undefined) {
+      if (p.type === 'DblQuoted') r = p.Parts.every((q) => this.canSyncPart(q));
+      else if (p.type === 'ArithmExp') r = !p.X || this.sh.arith.canSync(p.X);
+      else r = this.canSyncParam(p);
+      syncNodes.set(p, r);
+    }
+    return r;
+  }
+
+  /** The parameter expansions paramSync handles: no indirection, no ${x:-word} forms, no @op. */
+  private canSyncParam(p: ParamExp): boolean {
+    if (p.Excl || p.Names || p.Width) return false;
+    if (p.Index && !this.sh.canSyncSubscript(p.Index)) return false;
+    const ar = this.sh.arith;
+    if (p.Slice && ((p.Slice.Offset && !ar.canSync(p.Slice.Offset)) || (p.Slice.Length && !ar.canSync(p.Slice.Length)))) return false;
+    if (p.Repl && ((p.Repl.Orig && !this.canSync(p.Repl.Orig)) || (p.Repl.With && !this.canSync(p.Repl.With)))) return false;
+    const e = p.Exp;
+    if (e && (e.Op < Tok.perc || e.Op > Tok.dblComma || (e.Word && !this.canSync(e.Word)))) return false;
+    return true;
+  }
+
+  /** fields() without awaiting; only when every word canSync. */
+  fieldsSync(words: Word[]): string[] {
+    const out: string[] = [];
+    for (const w0 of words) {
+      const p0 = w0.Parts.length === 1 ? w0.Parts[0]! : undefined;
+      if (p0 && p0.type === 'Lit' && plainLit(p0.Value)) { out.push(p0.Value); continue; }
+      const ws = this.sh.posix ? [w0] : braceExpand(w0);
+      for (const w of ws) {
+        const fb = new FieldBuilder(this.ifs());
+        this.wordSync(w, fb, false, true);
+        this.globFields(fb, out);
+      }
+    }
+    return out;
+  }
+
+  /** literal() without awaiting; only when canSync(w). */
+  literalSync(w: Word, tilde: 'first' | 'assign' | 'none' = 'first'): string {
+    const p0 = w.Parts.length === 1 ? w.Parts[0]! : undefined;
+    if (p0 && p0.type === 'Lit' && !p0.Value.includes('\\') && (tilde === 'none' || !p0.Value.includes('~'))) return p0.Value;
+    const fb = new FieldBuilder('', true);
+    this.wordSync(w, fb, false, tilde !== 'none', tilde === 'assign');
+    return fb.fields.map((f) => f.val).join('') + fb.cur.val;
+  }
+
+  /** pattern() without awaiting; only when canSync(w). */
+  patternSync(w: Word, rep = false): string {
+    const fb = new FieldBuilder('', true);
+    fb.bsLit = rep;
+    this.wordSync(w, fb, false, true);
+    return fb.fields.map((f) => f.pat).join('') + fb.cur.pat;
+  }
+
+  private wordSync(w: Word, fb: FieldBuilder, quoted: boolean, tilde: boolean, assign = false): void {
+    const parts = w.Parts;
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i]!;
+      if (p.type === 'Lit' && !quoted) { this.litPart(p.Value, i === 0, parts.length === 1, fb, tilde, assign); continue; }
+      this.partSync(p, fb, quoted);
+    }
+  }
+
+  private partSync(p: WordPart, fb: FieldBuilder, quoted: boolean): void {
+    switch (p.type) {
+      case 'Lit':
+        fb.addQuoted(quoted ? unescapeDq(p.Value, false) : p.Value);
+        return;
+      case 'SglQuoted': {
+        let v = p.Dollar ? ansiC(p.Value) : p.Value;
+        if (p.Dollar && v.includes('\0')) v = v.slice(0, v.indexOf('\0'));
+        fb.addQuoted(v);
+        return;
+      }
+      case 'ExtGlob': {
+        const xs = quoted ? null : extGlobParts(p, this.sh.posix);
+        if (xs) {
+          // quotes and expansions inside the group: expanded in place, like the rest of the word
+          for (const q of xs) { if (q.type === 'Lit') this.lit(q.Value, fb); else this.partSync(q, fb, false); }
+          return;
+        }
+        const s = `${extGlobOp(p)}(${p.Pattern.Value})`;
+        if (quoted) fb.addQuoted(s); else fb.addLiteral(s, s);
+        return;
+      }
+      case 'DblQuoted': {
+        // as dblQuoted()
+        if (p.Parts.length === 0) { fb.addQuoted(''); return; }
+        for (const q of p.Parts) {
+          if (q.type === 'Lit') { fb.addQuoted(unescapeDq(q.Value, false)); continue; }
+          this.partSync(q, fb, true);
+        }
+        if (p.Parts.length === 1 && p.Parts[0]!.type === 'ParamExp') return; // "$@" may vanish
+        fb.markKeep();
+        return;
+      }
+      case 'ArithmExp': {
+        const v = p.X ? this.sh.arithSync(p.X, p.Left + (p.Bracket ? 2 : 3), p.Right) : 0n;
+        if (quoted) fb.addQuoted(String(v)); else fb.addSplit(String(v), true);
+        return;
+      }
+      case 'ParamExp':
+        this.emitParam(this.paramSync(p), fb, quoted);
+        return;
+      default:
+        throw new Error(`internal: ${p.type} is not expanded synchronously`);
+    }
+  }
+
+  /** param() for the forms canSyncParam accepts, in the same order of evaluation. */
+  private paramSync(pe: ParamExp): ParamResult {
+    const sh = this.sh;
+    const name = pe.Param.Value;
+    const indexWord = pe.Index ? sh.subscriptTextSync(name, pe.Index) : undefined;
+    const lk = this.lookup(name, indexWord);
+    let vals = lk.vals;
+    const { list, star, isSet } = lk;
+    if (pe.Length) {
+      if (list) { this.nounsetLength(name, indexWord); return { vals: [String(vals.length)], list: false, star: false }; }
+      if (!isSet && sh.opts.nounset && !pe.Exp) throw new ShellError(`${name}: unbound variable`, 127, true);
+      return { vals: [String(vals[0]!.length)], list: false, star: false };
+    }
+    this.nounsetCheck(name, indexWord, isSet);
+    if (pe.Slice) {
+      const off = pe.Slice.Offset ? Number(sh.arithSync(pe.Slice.Offset)) : 0;
+      const len = pe.Slice.Length ? Number(sh.arithSync(pe.Slice.Length)) : undefined;
+      vals = this.sliceVals(vals, list, name, off, len);
+    }
+    if (pe.Repl) {
+      const r = replParts(pe);
+      const pat = r.orig ? this.patternSync(r.orig) : '';
+      const rep = r.with ? this.patternSync(r.with, true) : '';
+      const amp = sh.shopt.has('patsub_replacement');
+      vals = vals.map((v) => replacePattern(v, pat, rep, pe.Repl!.All, true, amp));
+    }
+    const exp = pe.Exp;
+    if (exp && exp.Op >= Tok.perc && exp.Op <= Tok.dblHash) {
+      const pat = exp.Word ? this.patternSync(exp.Word) : '';
+      vals = vals.map((v) => removePattern(v, pat, exp.Op));
+    } else if (exp && exp.Op >= Tok.caret && exp.Op <= Tok.dblComma) {
+      const pat = exp.Word ? this.patternSync(exp.Word) : '';
+      vals = vals.map((v) => caseMod(v, exp.Op, pat));
     }
     return { vals, list, star };
   }
@@ -569,9 +1033,9 @@ export class Expander {
     return { vals: [await this.literalDq(w)], list: false, star: false };
   }
 
-  private async literalDq(w: Word | null): Promise<string> {
+  private async literalDq(w: Word | null, flat = false): Promise<string> {
     if (!w) return '';
-    const fb = new FieldBuilder('');
+    const fb = new FieldBuilder('', flat);
     for (const p of w.Parts) {
       if (p.type === 'Lit') fb.addQuoted(unescapeDq(p.Value, false));
       else await this.part(p, fb, true);
@@ -579,18 +1043,58 @@ export class Expander {
     return fb.fields.map((f) => f.val).join('') + fb.cur.val;
   }
 
+  /** `${x@P}`: bash's prompt backslash escapes (the later parameter/command expansion is not done). */
+  private promptEscapes(v: string): string {
+    if (!v.includes('\\')) return v;
+    const sh = this.sh;
+    const pwd = sh.getVar('PWD') ?? sh.cwd;
+    const home = sh.getVar('HOME');
+    const host = os.hostname();
+    const pad = (n: number): string => String(n).padStart(2, '0');
+    return v.replace(/\\([0-7]{1,3}|.)/gs, (m, c: string) => {
+      const d = new Date();
+      switch (c) {
+        case 'a': return '\x07';
+        case 'e': return '\x1b';
+        case 'n': return '\n';
+        case 'r': return '\r';
+        case '\\': return '\\';
+        case '[': case ']': return '';
+        case '$': return (process.getuid?.() ?? 1) === 0 ? '#' : '$';
+        case 'h': return host.split('.')[0]!;
+        case 'H': return host;
+        case 'u': try { return os.userInfo().username; } catch { return sh.getVar('USER') ?? ''; }
+        case 's': return sh.arg0.replace(/^.*\//, '');
+        case 'v': return '5.2';
+        case 'V': return '5.2.15';
+        case 'w': return home && home !== '/' && (pwd === home || pwd.startsWith(home + '/')) ? '~' + pwd.slice(home.length) : pwd;
+        case 'W': return home && pwd === home ? '~' : pwd === '/' ? '/' : pwd.replace(/^.*\//, '');
+        case 't': return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+        case 'A': return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+        case 'j': return String(sh.jobs?.length ?? 0);
+        default:
+          if (/^[0-7]+$/.test(c)) return String.fromCharCode(parseInt(c, 8) & 255);
+          return m;
+      }
+    });
+  }
+
   private transform(v: string, op: string, name: string, isSet: boolean): string {
     switch (op) {
       case 'Q': return isSet ? shellQuote(v) : '';
       case 'E': return ansiC(v);
-      case 'P': return v;
+      case 'P': return this.promptEscapes(v);
       case 'U': return v.toUpperCase();
       case 'u': return v.charAt(0).toUpperCase() + v.slice(1);
       case 'L': return v.toLowerCase();
       case 'a': return this.sh.attrString(name);
-      case 'A': return isSet ? this.sh.declareLine(name) : '';
+      case 'A': {
+        if (!isSet) return '';
+        const f = this.sh.attrString(name);
+        return `${f ? `declare -${f} ` : ''}${this.sh.resolveName(name)}=${shellQuote(v)}`;
+      }
       case 'K': return isSet ? shellQuote(v) : '';
-      default: throw new ShellError(`\${${name}@${op}}: bad substitution`, 1, true);
+      default: throw new ShellError(`\${${name}@${op}}: bad substitution`, 127, true);
     }
   }
 }
@@ -613,6 +1117,7 @@ export function unescapeDq(v: string, heredoc: boolean): string {
 let utf8Locale = false;
 /** Whether the shell's locale is UTF-8 (affects \\u escapes); set from LC_ALL/LC_CTYPE/LANG. */
 export function setUtf8Locale(v: boolean): void { utf8Locale = v; }
+export function isUtf8Locale(): boolean { return utf8Locale; }
 
 export function ansiC(s: string): string {
   let o = '';
@@ -635,7 +1140,8 @@ export function ansiC(s: string): string {
       case '?': o += '?'; break;
       case 'c': {
         const x = s[i + 1];
-        if (x !== undefined) { o += String.fromCharCode(x.toUpperCase().charCodeAt(0) ^ 0x40); i++; }
+        // bash's TOCTRL: `\c?` is DEL, otherwise the upper-cased byte masked with 0x1f (`\c-` is CR)
+        if (x !== undefined) { o += x === '?' ? '\x7f' : String.fromCharCode(x.toUpperCase().charCodeAt(0) & 0x1f); i++; }
         break;
       }
       case 'x': {
@@ -649,7 +1155,7 @@ export function ansiC(s: string): string {
           const cp = parseInt(m[0], 16);
           if (cp < 0x80) o += String.fromCharCode(cp);
           else if (utf8Locale && cp <= 0x10ffff) o += Buffer.from(String.fromCodePoint(cp), 'utf8').toString('latin1');
-          else o += n === 'u' ? '\\u' + cp.toString(16).toUpperCase().padStart(4, '0') : '\\U' + cp.toString(16).toUpperCase().padStart(8, '0');
+          else o += cp <= 0xffff ? '\\u' + cp.toString(16).toUpperCase().padStart(4, '0') : '\\U' + cp.toString(16).toUpperCase().padStart(8, '0');
           i += m[0].length;
         } else o += '\\' + n;
         break;
@@ -704,6 +1210,9 @@ function repText(rep: string, match: string, amp: boolean): string {
   return o;
 }
 
+/** Compiled global regexes of replacePattern (String.replace resets their lastIndex). */
+const globalRes = new Map<string, RegExp>();
+
 function replacePattern(v: string, pat: string, repPat: string, all: boolean, extglob: boolean, amp = true): string {
   const rep = (m: string): string => repText(repPat, m, amp);
   let anchor: 'start' | 'end' | undefined;
@@ -719,8 +1228,22 @@ function replacePattern(v: string, pat: string, repPat: string, all: boolean, ex
     return v;
   }
   if (pat === '') return v;
+  if (!hasMeta(pat, extglob)) {
+    // a literal string: every match is the same text
+    const lit = unescapePattern(pat);
+    const r = rep(lit);
+    if (all) return v.split(lit).join(r);
+    const k = v.indexOf(lit);
+    return k < 0 ? v : v.slice(0, k) + r + v.slice(k + lit.length);
+  }
   // leftmost match, greedy (JS) instead of trying every end position: O(n) per call
-  const g = new RegExp(patternSource(pat, { extglob }), 'g');
+  const key = `${extglob ? 1 : 0}${pat}`;
+  let g = globalRes.get(key);
+  if (!g) {
+    g = new RegExp(patternSource(pat, { extglob }), 'g');
+    if (globalRes.size > 500) globalRes.clear();
+    globalRes.set(key, g);
+  }
   let done = false;
   return v.replace(g, (m: string) => {
     if (m === '' || done) return m;

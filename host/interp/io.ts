@@ -19,6 +19,23 @@ export class OsFd {
   constructor(readonly fd: number, readonly nb: number | undefined, readonly owned: boolean, readonly label = '') {}
   retain(): this { this.refs++; return this; }
   closed = false;
+  /**
+   * > 0 while in-process readers may read ahead (more than they consume) from this open file:
+   * only while nothing else can read it (see Shell.readAheadFd). Bytes read ahead wait in
+   * `rbuf` (from `rpos`), and every in-process read (readByteSync, readSome) takes them first.
+   */
+  readAhead = 0;
+  rbuf: Buffer | undefined;
+  rpos = 0;
+  /** Takes up to `max` bytes read ahead. */
+  takeAhead(max: number): Buffer {
+    const rb = this.rbuf!;
+    const end = Math.min(rb.length, this.rpos + max);
+    const out = rb.subarray(this.rpos, end);
+    this.rpos = end;
+    if (end >= rb.length) this.rbuf = undefined;
+    return out;
+  }
   release(): void {
     if (--this.refs > 0 || !this.owned || this.closed) return;
     if (process.env['HPATCH_INTERP_DEBUG_FD'] && this.refs < 0) console.error('fd over-release', this.label, this.fd, new Error().stack);
@@ -102,6 +119,7 @@ export function openFile(p: Buffer | string, flags: number, mode = 0o666): OsFd 
 let fifoDir: string | undefined;
 let fifoNames: string[] = [];
 let fifoSeq = 0;
+let refills = 0;
 let mkfifoBin: string | undefined;
 
 function findMkfifo(): string {
@@ -115,8 +133,10 @@ function refill(): void {
     fifoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hpatch-interp-'));
     process.once('exit', () => { try { fs.rmSync(fifoDir!, { recursive: true, force: true }); } catch { /* ignore */ } });
   }
+  // batches grow (32, 64 … 512): pipe-heavy scripts spawn mkfifo only a few times
+  const count = Math.min(512, 32 << Math.min(refills++, 4));
   const names: string[] = [];
-  for (let i = 0; i < 32; i++) names.push(path.join(fifoDir, `p${fifoSeq++}`));
+  for (let i = 0; i < count; i++) names.push(path.join(fifoDir, `p${fifoSeq++}`));
   const r = spawnSync(findMkfifo(), ['-m', '600', ...names], { stdio: 'ignore' });
   if (r.status !== 0) throw new Error('cannot create pipes (mkfifo failed)');
   fifoNames = names;
@@ -192,11 +212,25 @@ export async function writeAll(f: OsFd | undefined, data: Buffer | string): Prom
 export const TIMEOUT = Symbol('timeout');
 export const AGAIN = Symbol('again');
 const oneByte = Buffer.alloc(1);
+const READ_AHEAD = 8192;
 
 /** Non-blocking single-byte read for the hot `read` loop: byte, null at EOF, or AGAIN. */
 export function readByteSync(f: OsFd): number | null | typeof AGAIN {
+  const rb = f.rbuf;
+  if (rb !== undefined) {
+    const b = rb[f.rpos++]!;
+    if (f.rpos >= rb.length) f.rbuf = undefined;
+    return b;
+  }
   if (f.mayBlock) return AGAIN;
   try {
+    if (f.readAhead > 0) {
+      const buf = Buffer.allocUnsafe(READ_AHEAD);
+      const k = fs.readSync(f.nb ?? f.fd, buf, 0, READ_AHEAD, null);
+      if (k === 0) return null;
+      if (k > 1) { f.rbuf = buf.subarray(0, k); f.rpos = 1; }
+      return buf[0]!;
+    }
     const n = fs.readSync(f.nb ?? f.fd, oneByte, 0, 1, null);
     return n === 0 ? null : oneByte[0]!;
   } catch (e: any) {
@@ -211,10 +245,11 @@ export async function readSome(f: OsFd | undefined, max: number): Promise<Buffer
 export async function readSome(f: OsFd | undefined, max: number, deadline: number | undefined): Promise<Buffer | null | typeof TIMEOUT>;
 export async function readSome(f: OsFd | undefined, max: number, deadline?: number): Promise<Buffer | null | typeof TIMEOUT> {
   if (!f) throw Object.assign(new Error('Bad file descriptor'), { code: 'EBADF' });
+  if (f.rbuf !== undefined) return f.takeAhead(max);
   const fd = f.nb ?? f.fd;
-  const buf = Buffer.allocUnsafe(max);
   let attempt = 0;
   if (f.mayBlock) {
+    const buf = Buffer.allocUnsafe(max);
     for (;;) {
       try {
         const p = threaded<number>((cb) => fs.read(fd, buf, 0, max, null, cb));
@@ -233,10 +268,13 @@ export async function readSome(f: OsFd | undefined, max: number, deadline?: numb
       }
     }
   }
+  const size = f.readAhead > 0 ? Math.max(max, READ_AHEAD) : max;
+  const buf = Buffer.allocUnsafe(size);
   for (;;) {
     try {
-      const n = fs.readSync(fd, buf, 0, max, null);
+      const n = fs.readSync(fd, buf, 0, size, null);
       if (n === 0) return null;
+      if (n > max) { f.rbuf = buf.subarray(max, n); f.rpos = 0; return buf.subarray(0, max); }
       return buf.subarray(0, n);
     } catch (e: any) {
       if (e.code === 'EAGAIN') {

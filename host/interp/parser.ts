@@ -3,6 +3,7 @@
 // public getters. Never use the package's public walker (slow, and it panics on BraceExp).
 import { createRequire } from 'node:module';
 import type { File } from './ast.ts';
+import { findEmptyBody } from './empty-body-check.ts';
 
 interface GoParser { Parse(src: string, name: string): { __internal_object__: unknown } }
 interface MvdanSh { syntax: { NewParser(...opts: unknown[]): GoParser; Variant(v: number): unknown; IsIncomplete(e: unknown): boolean } }
@@ -82,7 +83,15 @@ export function parse(src: string, posix = false): File {
     }
     throw new ParseError(1, 1, String(e && e.message ? e.message : e), false);
   }
-  return raw(f.__internal_object__) as File;
+  const file = raw(f.__internal_object__) as File;
+  const empty = findEmptyBody(file);
+  if (empty) {
+    const before = Buffer.from(src).subarray(0, empty.offset).toString('latin1');
+    const line = before.split('\n').length;
+    const col = empty.offset - before.lastIndexOf('\n');
+    throw new ParseError(line, col, `syntax error near unexpected token \`${empty.token}'`, false);
+  }
+  return file;
 }
 
 /** Line number (1-based) of a byte offset in a UTF-8 byte string source. */

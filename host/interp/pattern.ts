@@ -129,7 +129,7 @@ export function patternSource(p: string, o: PatOpts = {}): string {
           let hi = p[j + 2]!;
           let k = j + 2;
           if (hi === '\\') { k++; hi = p[k]!; }
-          cls += reEsc(ch) + '-' + reEsc(hi);
+          if (ch <= hi) cls += reEsc(ch) + '-' + reEsc(hi); // a reversed range matches nothing
           j = k + 1; continue;
         }
         cls += reEsc(ch);
@@ -172,7 +172,28 @@ export function unescapePattern(p: string): string {
   return out;
 }
 
-export interface GlobOpts { dotglob?: boolean; extglob?: boolean; nocase?: boolean; globstar?: boolean; cwd: string }
+/** Splits GLOBIGNORE at ':' outside bracket expressions, extglob groups and backslash escapes; drops empty parts. */
+export function splitIgnore(s: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === '\\') { i++; continue; }
+    if (c === '[') { const e = bracketEnd(s, i); if (e > 0) { i = e - 1; continue; } }
+    if ('?*+@!'.includes(c) && s[i + 1] === '(') { const e = findClose(s, i + 2); if (e > 0) { i = e; continue; } }
+    if (c === ':') { out.push(s.slice(start, i)); start = i + 1; }
+  }
+  out.push(s.slice(start));
+  return out.filter((x) => x !== '');
+}
+
+export interface GlobOpts {
+  dotglob?: boolean; extglob?: boolean; nocase?: boolean; globstar?: boolean; cwd: string;
+  /** `shopt -u globskipdots`: a pattern starting with '.' also matches '.' and '..' */
+  noskipdots?: boolean;
+  /** GLOBIGNORE patterns (matched against whole results, `*` not matching '/'); '.' and '..' are then never returned */
+  ignore?: string[];
+}
 
 function toBuf(s: string): Buffer { return Buffer.from(s, 'latin1'); }
 
@@ -196,14 +217,19 @@ export function glob(pat: string, o: GlobOpts): string[] {
     const comp = comps[ci]!;
     const last = ci === comps.length - 1;
     if (comp === '') {
-      if (last) bases = bases.map((b) => (b.endsWith('/') ? b : b + '/'));
+      // `a//b` keeps its slashes in the results, like bash
+      bases = bases.map((b) => (last ? (b.endsWith('/') ? b : b + '/') : b + (b.endsWith('/') ? '/' : '//')));
       continue;
     }
     const next: string[] = [];
     if (o.globstar && comp === '**') {
+      if (comps[ci + 1] === '**' && ci + 2 < comps.length) continue; // `**/**/x` is `**/x`
       for (const b of bases) {
-        const walk = (rel: string): void => {
-          next.push(rel);
+        // the starting directory is listed as `dir/`, directories below it (when `**` ends the
+        // pattern) without the slash, like bash
+        const dirsOnly = ci === comps.length - 2 && comps[ci + 1] === '';
+        const walk = (rel: string, top = false): void => {
+          next.push(top && rel !== '' && !rel.endsWith('/') ? rel + '/' : last && !top ? rel.replace(/\/$/, '') : rel);
           const real = path.resolve(o.cwd, rel === '' ? '.' : rel);
           for (const n of listDir(real).sort()) {
             if (n.startsWith('.') && !o.dotglob) continue;
@@ -212,12 +238,12 @@ export function glob(pat: string, o: GlobOpts): string[] {
             try { st = fs.lstatSync(toBuf(path.resolve(o.cwd, child))); } catch { /* */ }
             if (st?.isDirectory()) walk(child + '/');
             else if (last) next.push(child);
+            else if (dirsOnly && st?.isSymbolicLink() && isDir(path.resolve(o.cwd, child))) next.push(child + '/'); // `**/` lists, never enters, symlinked dirs
           }
         };
-        walk(b);
+        walk(b, true);
       }
-      bases = last ? next.filter((x) => x !== '').map((x) => (x.endsWith('/') && !last ? x : x.replace(/\/$/, last ? '/' : '/'))) : next;
-      if (last) bases = next.filter((x) => x !== '');
+      bases = last ? next.filter((x) => x !== '') : next;
       continue;
     }
     if (!hasMeta(comp, o.extglob)) {
@@ -231,13 +257,15 @@ export function glob(pat: string, o: GlobOpts): string[] {
       continue;
     }
     const re = patternRegex(comp, { extglob: o.extglob, nocase: o.nocase, pathname: true });
-    const dotOk = o.dotglob || comp.startsWith('.') || comp.startsWith('\\.');
+    const litDot = comp.startsWith('.') || comp.startsWith('\\.');
+    const dotOk = o.dotglob || litDot;
     for (const b of bases) {
       const dir = path.resolve(o.cwd, b === '' ? '.' : b);
       const names = listDir(dir);
       names.sort();
+      if (o.noskipdots && litDot) names.unshift('.', '..');
       for (const n of names) {
-        if (n === '.' || n === '..') continue;
+        if ((n === '.' || n === '..') && !(o.noskipdots && litDot)) continue;
         if (n.startsWith('.') && !dotOk) continue;
         if (!re.test(n)) continue;
         const cand = b === '' ? n : (b.endsWith('/') ? b + n : b + '/' + n);
@@ -247,5 +275,15 @@ export function glob(pat: string, o: GlobOpts): string[] {
     }
     bases = next;
   }
-  return bases.filter((b) => b !== '' && b !== '/').sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).concat(abs && pat === '/' ? ['/'] : []);
+  let res = bases.filter((b) => b !== '' && b !== '/');
+  if (o.ignore && o.ignore.length) {
+    const res0 = res;
+    const ign = o.ignore.map((p) => patternRegex(p, { extglob: o.extglob, nocase: o.nocase, pathname: true }));
+    res = res0.filter((r) => {
+      const base = r.endsWith('/') ? r : r.slice(r.lastIndexOf('/') + 1);
+      if (base === '.' || base === '..') return false;
+      return !ign.some((re) => re.test(r));
+    });
+  }
+  return res.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).concat(abs && pat === '/' ? ['/'] : []);
 }

@@ -9,16 +9,20 @@ import {
   type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
 } from './ast.ts';
 import { Arith, ArithError } from './arith.ts';
-import { Expander, shellQuote } from './expand.ts';
-import { ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
+import { Expander, isUtf8Locale, shellQuote } from './expand.ts';
+import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { FdTable, OsFd, isSigPipe, makeFifoPath, makePipe, openFile, readAll, writeAll } from './io.ts';
 import { matchPattern } from './pattern.ts';
-import { parse, ParseError } from './parser.ts';
+import { parse } from './parser.ts';
+import { arithTextWord, badAssigns, parseScript, rawArith, type DeferredParseError } from './reparse.ts';
 import { builtins, specialBuiltins, declClause, readLine } from './builtins.ts';
 import { runExternal, lookPath } from './exec.ts';
 import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from './registry.ts';
 import { evalTest, testTrace } from './test.ts';
 import { printCommand, printFunction } from './printer.ts';
+import { AliasReader } from './alias.ts';
+import { bucketOrder } from './bash-hash-order.ts';
+import type { CommandHash } from './command-hash.ts';
 
 export interface Var {
   str?: string | undefined;
@@ -26,6 +30,8 @@ export interface Var {
   assoc?: Map<string, string>;
   exported?: boolean; readonly?: boolean; integer?: boolean; lower?: boolean; upper?: boolean; nameref?: boolean;
   local?: boolean;
+  /** Declared as an array (`declare -a x`) and never assigned: `declare -p` shows no `=()`. */
+  declOnly?: boolean;
 }
 
 export interface Options {
@@ -38,12 +44,18 @@ export const optionLetters: Record<string, keyof Options> = {
   e: 'errexit', E: 'errtrace', u: 'nounset', x: 'xtrace', f: 'noglob', n: 'noexec', C: 'noclobber', a: 'allexport', v: 'verbose',
 };
 
-export interface Job { id: number; pid: number; done: Promise<number>; status?: number; reaped?: boolean; num?: number; cmd?: string }
+/** `signal`: the job was killed by this signal; `notified`: bash's status message was shown. */
+export interface Job { id: number; pid: number; done: Promise<number>; status?: number; reaped?: boolean; num?: number; cmd?: string; signal?: number; notified?: boolean; procsub?: boolean }
 
-export interface SourceInfo { src: string; lines: number[]; name: string }
+/** `base`: line offset (eval and trap strings count lines from the line that ran them, like bash). */
+export interface SourceInfo { src: string; lines: number[]; name: string; base?: number }
 
 let jobSeq = 0;
 let fakePid = 0;
+/** Scopes of prefix assignments (`x=1 cmd`); `local` skips them to reach the function's scope. */
+export const tempScopes = new WeakSet<Map<string, Var>>();
+/** Number of signals with a trap that the CLI catches (see cli.ts). */
+export const signalListeners = { count: 0 };
 
 function cloneVar(v: Var): Var {
   const n: Var = { ...v };
@@ -52,15 +64,20 @@ function cloneVar(v: Var): Var {
   return n;
 }
 
-export function toBytes(s: string): string { return Buffer.from(s, 'utf8').toString('latin1'); }
-export function fromBytes(s: string): string { return Buffer.from(s, 'latin1').toString('utf8'); }
+const ASCII_RE = /^[\x00-\x7f]*$/;
+export function toBytes(s: string): string { return ASCII_RE.test(s) ? s : Buffer.from(s, 'utf8').toString('latin1'); }
+export function fromBytes(s: string): string { return ASCII_RE.test(s) ? s : Buffer.from(s, 'latin1').toString('utf8'); }
 
 export class Shell {
   scopes: Map<string, Var>[] = [new Map()];
   funcs = new Map<string, Stmt>();
   /** Source text each function was parsed from (for printing it). */
   funcSrc = new Map<string, string>();
+  /** Source each function was parsed from (its body's positions and lines refer to it). */
+  funcSource = new Map<string, SourceInfo>();
   aliases = new Map<string, string>();
+  /** bash's hash table of commands found on PATH (see command-hash.ts). */
+  commandHash: CommandHash = new Map();
   params: string[] = [];
   arg0 = 'bash';
   /** Name used as prefix of error messages (`$0` for -c, the script path for files). */
@@ -71,6 +88,8 @@ export class Shell {
   opts: Options = { errexit: false, nounset: false, xtrace: false, pipefail: false, noglob: false, noexec: false, noclobber: false, allexport: false, verbose: false, posix: false };
   shopt = new Set<string>(['extquote', 'sourcepath', 'progcomp', 'promptvars', 'cmdhist', 'complete_fullquote', 'interactive_comments', 'hostcomplete', 'force_fignore', 'checkwinsize', 'globasciiranges', 'patsub_replacement', 'globskipdots']);
   traps = new Map<string, string>();
+  /** In a subshell: the parent's traps, which `trap`/`trap -p` list until the subshell changes one. */
+  shownTraps: Map<string, string> | undefined;
   jobs: Job[] = [];
   /** Runs as an asynchronous job: bash reports no `Terminated` for its commands. */
   inBackground = false;
@@ -90,6 +109,9 @@ export class Shell {
   funcLines: number[] = [];
   /** `ulimit` settings made by the script (letter → [soft, hard]); Node cannot call setrlimit. */
   ulimits = new Map<string, [string, string]>();
+  /** The shell's file creation mask (-1: the process's); subshells share the process, so it is applied before creating files/processes. */
+  umask = -1;
+  applyUmask(): void { if (this.umask >= 0) process.umask(this.umask); }
 
   /** bash's FUNCNAME/BASH_SOURCE/BASH_LINENO views (index 0 = innermost frame). */
   callStack(name: string): string[] | undefined {
@@ -100,6 +122,8 @@ export class Shell {
     if (name === 'BASH_SOURCE') return [...this.funcNames.map(() => (file ? this.arg0 : 'environment')), ...(file ? [this.arg0] : [])];
     return undefined;
   }
+  /** FUNCNAME/BASH_SOURCE/BASH_LINENO while they have frames (computed, not stored). */
+  isStackVarName(name: string): boolean { return (name === 'FUNCNAME' || name === 'BASH_SOURCE' || name === 'BASH_LINENO') && this.funcNames.length > 0; }
   private isStackVar(name: string): boolean {
     return (name === 'FUNCNAME' || name === 'BASH_SOURCE' || name === 'BASH_LINENO') && !this.getVarRaw(name);
   }
@@ -124,6 +148,9 @@ export class Shell {
       isAssoc: (n) => !!this.resolveVar(n)?.assoc,
       nounset: (n) => { if (this.opts.nounset) throw new ShellError(`${n}: unbound variable`, 127, true); },
       expandWord: (w) => this.ex.literal(w, 'none'),
+      canExpandSync: (w) => this.ex.canSync(w),
+      expandWordSync: (w) => this.ex.literalSync(w, 'none'),
+      expandText: async (t) => { const w = arithTextWord(t); return w ? (await this.ex.heredoc(w)).replace(/\n$/, '') : t; },
     });
   }
 
@@ -139,22 +166,85 @@ export class Shell {
   }
 
   resolveVar(name: string): Var | undefined {
-    let v = this.getVarRaw(name);
-    for (let n = 0; v?.nameref && v.str && n < 10; n++) {
-      const t = v.str.replace(/\[.*$/, '');
-      v = this.getVarRaw(t);
-    }
-    return v;
+    const v = this.getVarRaw(name);
+    if (!v?.nameref || !v.str) return v;
+    const t = this.refTarget(name);
+    return t ? this.getVarRaw(t[0]) : undefined;
   }
 
   resolveName(name: string): string {
-    let v = this.getVarRaw(name);
+    return this.refTarget(name)?.[0] ?? name;
+  }
+
+  /**
+   * Follows the nameref chain from `name`: the variable it designates and, for an `a[sub]`
+   * target, the subscript text (unexpanded); undefined for a circular chain (bash warns).
+   */
+  refTarget(name: string, warn = true): [string, string | undefined] | undefined {
     let n = name;
-    for (let k = 0; v?.nameref && v.str && k < 10; k++) { n = v.str; v = this.getVarRaw(n.replace(/\[.*$/, '')); }
-    return n;
+    let v = this.getVarRaw(n);
+    const seen = new Set<string>();
+    while (v?.nameref && v.str) {
+      seen.add(n);
+      const t = v.str;
+      const b = t.indexOf('[');
+      if (b > 0 && t.endsWith(']')) return [t.slice(0, b), t.slice(b + 1, -1)];
+      if (seen.has(t)) {
+        if (warn) void this.err(`warning: ${name}: circular name reference`);
+        return undefined;
+      }
+      n = t;
+      v = this.getVarRaw(n);
+    }
+    return [n, undefined];
+  }
+
+  /** The subscript of a nameref/indirection target `base[sub]`: expanded, and evaluated arithmetically for an indexed array. */
+  refSubscript(base: string, sub: string): string {
+    if (sub === '@' || sub === '*') return sub;
+    const assoc = !!this.resolveVar(base)?.assoc;
+    if (!/[$`"'\\~]/.test(sub)) return assoc ? sub : String(this.arith.evalString(sub));
+    const idx = this.refSubscriptAst(base, sub);
+    if (!idx || !this.canSyncSubscript(idx)) return assoc ? sub : String(this.arith.evalString(sub));
+    const saved = this.source;
+    this.setSource(`\${${base}[${sub}]}`, saved.name);
+    try { return this.subscriptTextSync(base, idx); } finally { this.source = saved; }
+  }
+
+  /** refSubscript that may run command substitutions. */
+  async refSubscriptAsync(base: string, sub: string): Promise<string> {
+    if (sub === '@' || sub === '*' || !/[$`]/.test(sub)) return this.refSubscript(base, sub);
+    const idx = this.refSubscriptAst(base, sub);
+    if (!idx) return this.refSubscript(base, sub);
+    const saved = this.source;
+    this.setSource(`\${${base}[${sub}]}`, saved.name);
+    try { return await this.subscriptText(base, idx); } finally { this.source = saved; }
+  }
+
+  private refSubAsts = new Map<string, ArithmExpr | null>();
+  private refSubscriptAst(base: string, sub: string): ArithmExpr | undefined {
+    const src = `\${${base}[${sub}]}`;
+    let idx = this.refSubAsts.get(src);
+    if (idx === undefined) {
+      idx = null;
+      try {
+        const f = parse(src);
+        const c = f.Stmts.length === 1 ? f.Stmts[0]!.Cmd : undefined;
+        const p = c?.type === 'CallExpr' && c.Args.length === 1 && c.Args[0]!.Parts.length === 1 ? c.Args[0]!.Parts[0]! : undefined;
+        if (p?.type === 'ParamExp' && p.Index && !p.Exp && !p.Slice && !p.Repl && !p.Length && !p.Excl) idx = p.Index;
+      } catch { /* not a subscript */ }
+      this.refSubAsts.set(src, idx);
+    }
+    return idx ?? undefined;
   }
 
   getVar(name: string): string | undefined {
+    const r = this.getVarRaw(name);
+    if (r?.nameref && r.str) {
+      const t = this.refTarget(name);
+      if (!t) return undefined;
+      if (t[1] !== undefined) return this.getElem(t[0], this.refSubscript(t[0], t[1]));
+    }
     const v = this.resolveVar(name);
     if (!v) return undefined;
     if (v.arr) return v.arr.get(0);
@@ -176,7 +266,8 @@ export class Shell {
       case '!': return this.lastBgPid ? String(this.lastBgPid) : undefined;
       case '-': return this.flagString();
       case '@': case '*': return this.params.join(name === '*' ? (this.getVar('IFS') ?? ' ').slice(0, 1) : ' ');
-      case 'RANDOM': { const v = this.getVarRaw('RANDOM'); if (!v || v.str !== undefined && v.str !== '\0rand') return v ? this.getVar(name) : String(Math.floor(Math.random() * 32768)); return String(Math.floor(Math.random() * 32768)); }
+      case 'RANDOM': { const v = this.getVarRaw('RANDOM'); if (v && v.str !== undefined && v.str !== '\0rand') return this.getVar(name); return String(this.nextRandom()); }
+      case 'SRANDOM': if (!this.getVarRaw(name)) return String(Math.floor(Math.random() * 4294967296)); break;
       case 'LINENO': return String(this.lineOf(this.curPos));
       case 'SECONDS': if (!this.getVarRaw('SECONDS')) return String(Math.floor((Date.now() - this.startTime) / 1000)); break;
       case 'BASHPID': return String(this.bashpid);
@@ -189,9 +280,10 @@ export class Shell {
       }
       case 'BASHOPTS': return [...this.shopt].sort().join(':');
       case 'FUNCNAME': case 'BASH_SOURCE': case 'BASH_LINENO': if (this.isStackVar(name)) return this.callStack(name)![0]; break;
-      case 'BASH_COMMAND': if (!this.getVarRaw(name)) return this.curCmd ? printCommand(this.curCmd[0], this.curCmd[1]) : ''; break;
+      case 'BASH_COMMAND': if (!this.getVarRaw(name)) return typeof this.curCmd === 'string' ? this.curCmd : this.curCmd ? printCommand(this.curCmd[0], this.curCmd[1]) : ''; break;
       case 'EPOCHSECONDS': return String(Math.floor(Date.now() / 1000));
       case '_': return this.lastArg;
+      case 'BASH_ARGV0': if (!this.getVarRaw(name)) return this.arg0; break;
     }
     return this.getVar(name);
   }
@@ -230,10 +322,10 @@ export class Shell {
   private lvalue(name: string): Var {
     let n = name;
     let v = this.getVarRaw(n);
-    for (let k = 0; v?.nameref && v.str && k < 10; k++) {
-      n = v.str;
-      const m = /^(.*)\[(.*)\]$/.exec(n);
-      if (m) n = m[1]!;
+    if (v?.nameref && v.str) {
+      const t = this.refTarget(name, false);
+      if (!t) throw new DiscardError(`warning: ${name}: circular name reference`);
+      n = t[0];
       v = this.getVarRaw(n);
     }
     if (v) return v;
@@ -244,15 +336,21 @@ export class Shell {
   }
 
   setVar(name: string, val: string, append = false): void {
-    if (name === 'RANDOM') { return; }
-    const ref = this.getVarRaw(name);
-    if (ref?.nameref && ref.str && /\[/.test(ref.str)) {
-      const m = /^(.*)\[(.*)\]$/.exec(ref.str)!;
-      this.setElem(m[1]!, m[2]!, val, append);
+    if (name === 'RANDOM') {
+      // assigning RANDOM (an integer variable in bash) seeds bash's generator
+      this.rseed = Number(BigInt.asUintN(32, this.arith.evalString(val)));
+      this.lastRandom = 0;
       return;
     }
+    if (name === 'PATH') this.commandHash.clear(); // bash forgets remembered commands
+    const ref = this.getVarRaw(name);
+    if (ref?.nameref && ref.str) {
+      const t = this.refTarget(name, false);
+      if (t && t[1] !== undefined) { this.setElem(t[0], this.refSubscript(t[0], t[1]), val, append); return; }
+    }
     const v = this.lvalue(name);
-    if (v.readonly) throw new ShellError(`${name}: readonly variable`, 1);
+    v.declOnly = undefined;
+    if (v.readonly) throw new ShellError(`${this.resolveName(name)}: readonly variable`, 1);
     if (v.integer && append) val = String(this.arith.evalString(`(${v.str ?? '0'})+(${val})`));
     else {
       if (append) val = (v.arr ? v.arr.get(0) ?? '' : v.assoc ? v.assoc.get('0') ?? '' : v.str ?? '') + val;
@@ -266,6 +364,25 @@ export class Shell {
   }
 
   lastArg = '';
+  /** bash's $RANDOM generator state (undefined: not seeded yet; a subshell reseeds). */
+  rseed: number | undefined;
+  lastRandom = 0;
+
+  /** bash 5.2's brand(): Park-Miller minimal standard, folded to 15 bits; never the same value twice in a row. */
+  nextRandom(): number {
+    let seed: number = this.rseed ?? Math.floor(Math.random() * 0x7ffffffe) + 1;
+    let r: number;
+    do {
+      const last: number = seed === 0 ? 123459876 : seed;
+      const h: number = Math.floor(last / 127773);
+      const l: number = last - 127773 * h;
+      const t: number = 16807 * l - 2836 * h;
+      seed = t < 0 ? t + 0x7fffffff : t;
+      r = ((seed >>> 16) ^ (seed & 65535)) & 32767;
+    } while (r === this.lastRandom);
+    this.rseed = seed;
+    return (this.lastRandom = r);
+  }
 
   getElem(name: string, idx: string): string | undefined {
     if (name === '@' || name === '*') return undefined;
@@ -284,7 +401,8 @@ export class Shell {
 
   setElem(name: string, idx: string, val: string, append = false): void {
     const v = this.lvalue(name);
-    if (v.readonly) throw new ShellError(`${name}: readonly variable`, 1);
+    v.declOnly = undefined;
+    if (v.readonly) throw new ShellError(`${this.resolveName(name)}: readonly variable`, 1);
     if (v.assoc) {
       v.assoc.set(idx, this.applyAttrs(v, append ? (v.assoc.get(idx) ?? '') + val : val));
       return;
@@ -303,6 +421,7 @@ export class Shell {
 
   lvalueArray(name: string): Map<number, string> {
     const v = this.lvalue(name);
+    v.declOnly = undefined;
     if (!v.arr) { v.arr = new Map(); v.str = undefined; v.assoc = undefined; }
     return v.arr;
   }
@@ -349,6 +468,7 @@ export class Shell {
   }
 
   async subscriptText(name: string, idx: ArithmExpr): Promise<string> {
+    if (this.canSyncSubscript(idx)) return this.subscriptTextSync(name, idx);
     const p0 = idx.type === 'Word' && idx.Parts.length === 1 ? idx.Parts[0] : undefined;
     if (p0 && p0.type === 'Lit' && (p0.Value === '@' || p0.Value === '*')) return p0.Value;
     const v = this.resolveVar(name);
@@ -361,9 +481,27 @@ export class Shell {
     return String(await this.arithAst(idx));
   }
 
-  attrString(name: string): string {
+  /** Whether subscriptText(_, idx) can be computed without awaiting (structural). */
+  canSyncSubscript(idx: ArithmExpr): boolean {
+    return this.arith.canSync(idx) && (idx.type !== 'Word' || this.ex.canSync(idx));
+  }
+
+  /** subscriptText without awaiting; only when canSyncSubscript(idx). */
+  subscriptTextSync(name: string, idx: ArithmExpr): string {
+    const p0 = idx.type === 'Word' && idx.Parts.length === 1 ? idx.Parts[0] : undefined;
+    if (p0 && p0.type === 'Lit' && (p0.Value === '@' || p0.Value === '*')) return p0.Value;
     const v = this.resolveVar(name);
-    if (!v) return '';
+    if (v?.assoc) {
+      if (idx.type === 'Word') return this.ex.literalSync(idx, 'none');
+      const text = arithSource(this.source.src, idx);
+      if (text !== undefined) return text;
+    }
+    return String(this.arithSync(idx));
+  }
+
+  attrString(name: string, raw = false): string {
+    const v = raw ? this.getVarRaw(name) : this.resolveVar(name);
+    if (!v) return name === 'SHELLOPTS' || name === 'BASHOPTS' ? 'r' : '';
     let s = '';
     if (v.arr) s += 'a';
     if (v.assoc) s += 'A';
@@ -378,9 +516,10 @@ export class Shell {
 
   declareLine(name: string): string {
     const v = this.getVarRaw(name);
-    if (!v) return '';
-    const flags = this.attrString(name) || '-';
+    if (!v) return name === 'SHELLOPTS' || name === 'BASHOPTS' ? `declare -r ${name}=${dq(this.specialOrVar(name)!)}` : '';
+    const flags = this.attrString(name, true) || '-';
     const f = flags === '-' ? '--' : '-' + flags;
+    if ((v.arr?.size === 0 || v.assoc?.size === 0) && v.declOnly) return `declare ${f} ${name}`;
     if (v.arr) {
       const items = [...v.arr.entries()].sort((a, b) => a[0] - b[0]).map(([k, x]) => `[${k}]=${dq(x)}`);
       return `declare ${f} ${name}=(${items.join(' ')})`;
@@ -427,7 +566,7 @@ export class Shell {
     const l = this.source.lines;
     let lo = 0, hi = l.length - 1;
     while (lo < hi) { const m = (lo + hi + 1) >> 1; if (l[m]! <= pos) lo = m; else hi = m - 1; }
-    return lo + 1;
+    return lo + 1 + (this.source.base ?? 0);
   }
 
   setSource(src: string, name: string): void {
@@ -438,7 +577,8 @@ export class Shell {
 
   /** Writes an error message like bash: `name: line N: msg`. */
   async err(msg: string): Promise<void> {
-    const line = this.lineOf(this.curPos);
+    // (bash -c reports eval/trap lines relative to the string; a script file, from its line)
+    const line = this.lineOf(this.curPos) - (this.cMode && this.funcDepth === 0 ? this.source.base ?? 0 : 0);
     // bash names the source of functions defined in a -c string "environment"
     const name = this.funcDepth > 0 && this.cMode && this.sourcing === 0 ? 'environment' : this.errName;
     await this.writeFd(2, `${name}: line ${line}: ${msg}\n`).catch(() => undefined);
@@ -456,18 +596,24 @@ export class Shell {
     const s = new Shell();
     s.scopes = this.scopes.map((sc) => { const m = new Map<string, Var>(); for (const [k, v] of sc) m.set(k, cloneVar(v)); return m; });
     s.funcs = new Map(this.funcs);
-    s.funcSrc = this.funcSrc;
+    s.funcSrc = this.funcSrc; s.funcSource = new Map(this.funcSource);
     s.aliases = new Map(this.aliases);
+    s.commandHash = new Map([...this.commandHash].map(([k, e]) => [k, { ...e }]));
     s.params = this.params.slice();
     s.arg0 = this.arg0; s.errName = this.errName; s.cwd = this.cwd; s.status = this.status;
     s.opts = { ...this.opts }; s.shopt = new Set(this.shopt);
-    s.traps = new Map([...this.traps].filter(([k]) => k !== 'EXIT' && k !== 'DEBUG' && (k !== 'ERR' || this.opts.errtrace)));
+    // caught signals are reset in a subshell (ignored ones stay ignored); EXIT/DEBUG are not inherited
+    s.traps = new Map([...this.traps].filter(([k, v]) => k === 'RETURN' || (k === 'ERR' ? this.opts.errtrace : k !== 'EXIT' && k !== 'DEBUG' && v === '')));
+    s.shownTraps = this.shownTraps ?? (this.traps.size ? new Map(this.traps) : undefined);
     s.curCmd = this.curCmd;
     s.lastBgPid = this.lastBgPid; s.funcDepth = this.funcDepth; s.loopDepth = 0; s.subshell = this.subshell + 1;
     s.bashpid = process.pid + 1000 + (++fakePid); s.dirStack = this.dirStack.slice(); s.source = this.source; s.curPos = this.curPos;
     s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.funcLines = this.funcLines.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
-    s.noErrexit = this.noErrexit; s.cMode = this.cMode; s.traceLevel = this.traceLevel;
+    s.lastArg = this.lastArg;
+    s.noErrexit = this.noErrexit; s.cMode = this.cMode; s.traceLevel = this.traceLevel; s.quietSignals = this.quietSignals;
     s.fds = this.fds.clone();
+    if (this.umask < 0) try { this.umask = process.umask(); } catch { /* worker thread */ }
+    s.umask = this.umask;
     return s;
   }
 
@@ -485,7 +631,7 @@ export class Shell {
   }
 
   handleTopError(e: unknown): number {
-    if (e instanceof ExitSignal) return e.status;
+    if (e instanceof ExitSignal || e instanceof DiscardSignal) return e.status;
     if (e instanceof ReturnSignal) return e.status;
     if (e instanceof LoopSignal) return this.status;
     if (isSigPipe(e)) return 141;
@@ -503,7 +649,7 @@ export class Shell {
     this.status = st;
     this.trapDepth++;
     try {
-      await this.evalString(t, 'trap');
+      await this.evalString(t, 'trap'); // bash: $LINENO counts from 1 in the EXIT trap
     } catch (e) {
       if (e instanceof ExitSignal) return e.status;
     } finally { this.trapDepth--; }
@@ -511,46 +657,172 @@ export class Shell {
   }
 
   // ---- top level -------------------------------------------------------------------------
-  async runFile(f: File): Promise<number> {
+  async runFile(f: File, syntaxErr?: DeferredParseError): Promise<number> {
     let st = 0;
     try {
-      let line = -1;
-      for (const s of f.Stmts) {
-        const l = this.lineOf(s.Position);
-        if (l !== line) { line = l; this.aliasSnapshot = this.aliases.size ? new Map(this.aliases) : undefined; }
-        st = await this.stmt(s);
+      const deferred = { error: syntaxErr };
+      st = await this.topLevel(f.Stmts, undefined, deferred);
+      syntaxErr = deferred.error;
+      if (syntaxErr) {
+        // the lines before it ran; a `[[ ]]` error leaves the last status, any other one is 2
+        await this.syntaxError(syntaxErr, `${this.errName}: ${this.cMode ? '-c: ' : ''}line ${syntaxErr.line}: `);
+        st = syntaxErr.cond ? this.status : 2;
       }
-      this.aliasSnapshot = undefined;
     } catch (e) {
       st = this.handleTopError(e);
+    }
+    if (this.pendingSigs.length > 0) {
+      this.status = st;
+      try { await this.runPendingTraps(); } catch (e) { st = this.handleTopError(e); }
     }
     st = await this.runExitTrap(st);
     await this.waitAll();
     return st;
   }
 
+  /** Set when the shell sent itself a fatal signal: the CLI dies by it after the EXIT trap. */
+  fatalSignal = 0;
+  /** A statement whose failure runs no ERR trap (an async simple command). */
+  noErrTrap: Stmt | undefined;
+  /** Trapped signals that arrived while a command ran (set by the CLI's handlers). */
+  pendingSigs: string[] = [];
+  /** How many signals the CLI catches for traps (shared by subshells). */
+  get signalTraps(): number { return signalListeners.count; }
+
+  /** Runs the traps of pending signals, before the next command as bash does; $? is preserved. */
+  async runPendingTraps(): Promise<void> {
+    while (this.pendingSigs.length > 0) {
+      const t = this.traps.get(this.pendingSigs.shift()!);
+      if (!t) continue;
+      const saved = this.status;
+      this.trapDepth++;
+      try { await this.evalString(t, 'trap'); } finally { this.trapDepth--; this.status = saved; }
+    }
+  }
+
+  /**
+   * Runs statements the way bash reads a script: one top-level line at a time, so a
+   * DiscardError abandons only the rest of its line (statements joined by `;`/`&&`… on the
+   * line where the failing one ends) and the next line still runs, with `$?` = 1.
+   */
+  async topLevel(list: Stmt[], before?: (s: Stmt) => void, deferred?: { error?: DeferredParseError }): Promise<number> {
+    let st = 0;
+    for (let i = 0; i < list.length; i++) {
+      const s = list[i]!;
+      before?.(s);
+      // once aliases exist, the rest is read line by line with aliases expanded on the text
+      if (this.aliases.size && this.shopt.has('expand_aliases') && this.startsLine(s.Position)) return this.runAliased(s.Position, st, deferred);
+      try {
+        st = await this.stmt(s);
+      } catch (e) {
+        if (!(e instanceof DiscardSignal)) throw e;
+        st = this.status = e.status;
+        while (i + 1 < list.length && this.sameLine(list[i]!, list[i + 1]!)) i++;
+      }
+    }
+    // a syntax error after the lines that ran may be alias text (`alias e='for i in 1; do echo '`)
+    const pe = deferred?.error?.prefixEnd;
+    if (pe !== undefined && this.aliases.size && this.shopt.has('expand_aliases')) return this.runAliased(pe, st, deferred);
+    return st;
+  }
+
+  /** Whether `pos` is the first thing on its line of the current source. */
+  private startsLine(pos: number): boolean {
+    const src = this.source.src;
+    for (let i = pos - 1; i >= 0; i--) {
+      const c = src.charCodeAt(i);
+      if (c === 10) return true;
+      if (c !== 32 && c !== 9) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Reads and runs the current source from `start` the way bash does once aliases exist: one
+   * command line at a time (more lines while it is incomplete), aliases expanded on the text
+   * (alias.ts) and then parsed. A syntax error ends the reading; it replaces `deferred.error`
+   * (the caller reports it like any other), with its line counted in the whole source.
+   */
+  async runAliased(start: number, st: number, deferred?: { error?: DeferredParseError }): Promise<number> {
+    const orig = this.source;
+    const base = orig.base ?? 0;
+    const rd = new AliasReader(orig.src, start, (n) => (this.shopt.has('expand_aliases') ? this.aliases.get(n) : undefined));
+    let line = this.lineOf(start) - base;
+    if (deferred) deferred.error = undefined;
+    try {
+      while (!rd.done) {
+        rd.reset();
+        let text = '';
+        let parsed: ReturnType<typeof parseScript> | undefined;
+        // leading newlines keep the chunk's line numbers (and $LINENO, messages) those of the source
+        const pad = '\n'.repeat(line - 1);
+        for (let l = rd.nextLine(); l !== null; l = rd.nextLine()) {
+          text += l;
+          parsed = parseScript(pad + text, this.posix);
+          if (!parsed.error || !parsed.error.err.incomplete || rd.done) break;
+        }
+        if (!parsed) break;
+        this.setSource(parsed.src, orig.name);
+        if (orig.base !== undefined) this.source.base = orig.base;
+        const list = parsed.file.Stmts;
+        for (let i = 0; i < list.length; i++) {
+          try {
+            st = await this.stmt(list[i]!);
+          } catch (e) {
+            if (!(e instanceof DiscardSignal)) throw e;
+            st = this.status = e.status;
+            break;
+          }
+        }
+        if (parsed.error) {
+          if (deferred) deferred.error = parsed.error;
+          return st;
+        }
+        for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) === 10) line++;
+      }
+    } finally {
+      this.source = orig;
+    }
+    return st;
+  }
+
+  /** Whether `b` follows `a` on the same source line (`a; b`), i.e. bash parsed them together. */
+  private sameLine(a: Stmt, b: Stmt): boolean {
+    if (!(a.Semicolon > 0)) return false;
+    const src = this.source.src;
+    for (let i = a.Semicolon; i < b.Position && i < src.length; i++) if (src.charCodeAt(i) === 10) return false;
+    return true;
+  }
+
   async waitAll(): Promise<void> {
     for (const j of this.jobs) await j.done.catch(() => undefined);
   }
 
-  async evalString(src: string, name: string): Promise<number> {
-    let f: File;
+  /** `line`: the script line the string counts its lines from (eval, traps). */
+  async evalString(src: string, name: string, line?: number): Promise<number> {
     const prevSrc = this.source;
+    const parsed = parseScript(src, this.posix);
+    const f = parsed.file;
+    const at = this.lineOf(this.curPos);
+    this.setSource(parsed.src, prevSrc.name);
+    if (line !== undefined && line > 1) this.source.base = line - 1;
     try {
-      f = parse(fromBytes(src), this.posix);
-    } catch (e) {
-      if (e instanceof ParseError) {
-        await this.err(`${name}: ${e.message}`.replace(/^eval: /, ''));
-        return 2;
-      }
-      throw e;
-    }
-    this.setSource(src, prevSrc.name);
-    try {
-      return await this.stmts(f.Stmts);
+      const st = await this.topLevel(f.Stmts, undefined, parsed);
+      if (!parsed.error) return st;
     } finally {
       this.source = prevSrc;
     }
+    const e = parsed.error;
+    await this.syntaxError(e, `${this.errName}: ${name}: line ${at + e.line - 1}: `);
+    return 2;
+  }
+
+  /** Prints a syntax error (found by reparse.ts) like bash: its message, then the offending line. */
+  async syntaxError(e: DeferredParseError, prefix: string): Promise<void> {
+    if (!e.message) return;
+    let out = `${prefix}${e.message}\n`;
+    if (e.context !== undefined) out += `${prefix}\`${e.context}'\n`;
+    await this.writeFd(2, out).catch(() => undefined);
   }
 
   // ---- statements ------------------------------------------------------------------------
@@ -562,7 +834,14 @@ export class Shell {
 
   async stmt(st: Stmt): Promise<number> {
     if (this.cancel.signal.aborted) throw new ExitSignal(this.cancelStatus.value || 130);
+    if (this.pendingSigs.length > 0) await this.runPendingTraps();
     this.curPos = st.Position;
+    if (st.Cmd?.type === 'CallExpr' && st.Cmd.Args.length > 1 && st.Cmd.Assigns.length === 0) {
+      // bash numbers a simple command by the line where its second word ends (its parser's lookahead)
+      const r = wordRange(st.Cmd.Args[1]!);
+      if (r && r[1] - 1 > st.Position) this.curPos = r[1] - 1;
+    }
+    const cmdPos = this.curPos;
     if (st.Background) {
       await this.background(st);
       this.status = 0;
@@ -576,18 +855,22 @@ export class Shell {
     if (st.Negated) this.noErrexit++;
     const psf = this.procSubstCleanups.length;
     try {
-      status = await this.stmtInner(st);
+      const c = st.Cmd;
+      // (a simple command without redirections goes straight to call(): fewer promises per command)
+      status = await (c && st.Redirs.length === 0 ? (c.type === 'CallExpr' ? this.call(c) : this.cmd(c)) : this.stmtInner(st));
     } catch (e) {
       if (e instanceof ShellError) {
         await this.err(e.message);
-        if (e.fatal) throw new ExitSignal(e.status);
+        // bash -c exits 127 after a fatal expansion error at its top level; a script file or a subshell exits 1
+        if (e.fatal) throw new ExitSignal(this.cMode && this.subshell === 0 && e.status === 127 ? 127 : 1);
+        if (e instanceof DiscardError) throw this.posix ? new ExitSignal(e.status) : new DiscardSignal(e.status);
         status = e.status;
       } else if (e instanceof ArithError) {
         const tok = e.token !== undefined ? ` (error token is "${e.token}")` : '';
         await this.err(e.expr ? `${e.expr}: ${e.message}${tok}` : e.message + tok);
         if (st.Cmd?.type === 'ArithmCmd' || st.Cmd?.type === 'LetClause') status = 1;
-        else throw new ExitSignal(1);
-      } else if (e instanceof ExitSignal || e instanceof ReturnSignal || e instanceof LoopSignal || isSigPipe(e)) {
+        else throw this.posix ? new ExitSignal(1) : new DiscardSignal(1);
+      } else if (e instanceof ExitSignal || e instanceof DiscardSignal || e instanceof ReturnSignal || e instanceof LoopSignal || isSigPipe(e)) {
         throw e;
       } else {
         // never let an internal error escape as a crash of the worker
@@ -602,21 +885,24 @@ export class Shell {
     if (st.Cmd && st.Cmd.type !== 'BinaryCmd' && errexitApplies(st.Cmd)) this.setPipestatus([status]);
     if (st.Negated) status = status === 0 ? 1 : 0;
     this.status = status;
-    if (status !== 0 && !st.Negated && this.noErrexit === 0 && st.Cmd && errexitApplies(st.Cmd)) {
-      await this.errTrap();
+    if (status !== 0 && !st.Negated && this.noErrexit === 0 && st.Cmd && (errexitApplies(st.Cmd) || this.redirFailed === st)) {
+      if (st !== this.noErrTrap) await this.errTrap(cmdPos);
       if (this.opts.errexit) throw new ExitSignal(status);
     }
     return status;
   }
 
-  async errTrap(): Promise<void> {
+  /** Runs the ERR trap; `pos`: the failed command ($LINENO in the trap is its line). */
+  async errTrap(pos?: number): Promise<void> {
     const t = this.traps.get('ERR');
     if (t === undefined || this.inErrTrap) return;
     if (this.funcDepth > 0 && !this.opts.errtrace) return; // not inherited without set -E
     this.inErrTrap = true;
     const saved = this.status;
+    const savedPos = this.curPos;
+    if (pos !== undefined) this.curPos = pos;
     this.trapDepth++;
-    try { await this.evalString(t, 'trap'); } finally { this.inErrTrap = false; this.status = saved; this.trapDepth--; }
+    try { await this.evalString(t, 'trap', this.lineOf(this.curPos)); } finally { this.inErrTrap = false; this.status = saved; this.curPos = savedPos; this.trapDepth--; }
   }
   inErrTrap = false;
 
@@ -627,12 +913,12 @@ export class Shell {
     this.inReturnTrap = true;
     const saved = this.status;
     this.trapDepth++;
-    try { await this.evalString(t, 'trap'); } finally { this.inReturnTrap = false; this.status = saved; this.trapDepth--; }
+    try { await this.evalString(t, 'trap', this.lineOf(this.curPos)); } finally { this.inReturnTrap = false; this.status = saved; this.trapDepth--; }
   }
   inReturnTrap = false;
 
-  /** The command being run, for $BASH_COMMAND: [source text, statement]. */
-  curCmd: [string, Stmt] | undefined;
+  /** The command being run, for $BASH_COMMAND: [source text, statement], or the text of a loop/case head. */
+  curCmd: [string, Stmt] | string | undefined;
 
   /** Runs the DEBUG trap before a simple command, `[[`, `((`; $? is preserved. */
   async debugTrap(): Promise<void> {
@@ -642,7 +928,7 @@ export class Shell {
     const saved = this.status;
     const savedPos = this.curPos;
     this.trapDepth++;
-    try { await this.evalString(t, 'trap'); } finally { this.inDebugTrap = false; this.status = saved; this.curPos = savedPos; this.trapDepth--; }
+    try { await this.evalString(t, 'trap', this.lineOf(this.curPos)); } finally { this.inDebugTrap = false; this.status = saved; this.curPos = savedPos; this.trapDepth--; }
   }
   inDebugTrap = false;
   /** Traps running: $BASH_COMMAND keeps the command that triggered them. */
@@ -669,23 +955,50 @@ export class Shell {
     }
     if (st.Redirs.length === 0) return this.cmd(st.Cmd);
     // `exec` with only redirections makes them permanent
-    const a0 = st.Cmd.type === 'CallExpr' && st.Cmd.Args.length === 1 && st.Cmd.Args[0]!.Parts.length === 1 ? st.Cmd.Args[0]!.Parts[0] : undefined;
+    const dashes = (w: Word | undefined): boolean => w === undefined || (w.Parts.length === 1 && w.Parts[0]!.type === 'Lit' && w.Parts[0]!.Value === '--');
+    const a0 = st.Cmd.type === 'CallExpr' && st.Cmd.Args.length <= 2 && dashes(st.Cmd.Args[1]) && st.Cmd.Args[0]?.Parts.length === 1 ? st.Cmd.Args[0]!.Parts[0] : undefined;
     if (a0 && a0.type === 'Lit' && a0.Value === 'exec' && st.Cmd.type === 'CallExpr' && st.Cmd.Assigns.length === 0) {
       await this.applyRedirs(st.Redirs, this.fds);
       return 0;
     }
-    return this.withRedirs(st.Redirs, () => this.cmd(st.Cmd!));
+    // a simple command expands its words before its redirections (bash order)
+    if (st.Cmd.type === 'CallExpr') return this.call(st.Cmd, st.Redirs);
+    let ran = false;
+    const r = await this.withRedirs(st.Redirs, () => { ran = true; return this.cmd(st.Cmd!); });
+    if (!ran && r !== 0) this.redirFailed = st; // a compound command's failed redirection: set -e/ERR apply
+    return r;
+  }
+  redirFailed: Stmt | undefined;
+
+  /** In a pipeline stage that is a `while` loop: the stage's own pipe (its stdin), see readAheadFd. */
+  stageStdin: OsFd | undefined;
+
+  /**
+   * The stdin a `while` loop may read ahead from (instead of a byte at a time, as bash reads a
+   * pipe so that a command run later gets the rest): only the pipe of a pipeline stage that is
+   * this very loop, so nothing reads it after the loop, and only when the loop runs nothing but
+   * builtins that read through the same buffer or not at all: no other process, no subshell
+   * command, no function, alias, eval or trap.
+   */
+  private readAheadFd(c: Extract<Command, { type: 'WhileClause' }>): OsFd | undefined {
+    const f = this.stageStdin;
+    if (!f || this.fds.get(0) !== f || this.traps.size > 0 || (this.aliases.size > 0 && this.shopt.has('expand_aliases'))) return undefined;
+    const names = loopCommands(c);
+    if (!names) return undefined;
+    for (const n of names) if (this.funcs.has(n)) return undefined;
+    return f;
   }
 
   async background(st: Stmt): Promise<void> {
     const sub = this.clone();
     sub.inBackground = true;
     const inner: Stmt = { ...st, Background: false };
+    if (st.Cmd?.type === 'CallExpr') sub.noErrTrap = inner; // bash execs an async simple command: no ERR trap
     let spawned: (pid: number) => void = () => undefined;
     const first = new Promise<number>((res) => { spawned = res; });
     sub.onSpawn = (pid) => { spawned(pid); sub.onSpawn = undefined; };
     const job: Job = { id: ++jobSeq, pid: 0, done: Promise.resolve(0) };
-    job.done = this.runSubshell((s) => s.stmt(inner), sub).then((x) => { job.status = x; return x; });
+    job.done = this.runSubshell((s) => s.stmt(inner), sub).then((x) => { job.status = x; if (sub.killedBy && x === 128 + sub.killedBy) job.signal = sub.killedBy; return x; });
     job.done.catch(() => undefined);
     const pid = await Promise.race([first, job.done.then(() => 0), new Promise<number>((r) => setTimeout(() => r(0), 30))]);
     job.pid = pid || 200000 + (++fakePid);
@@ -696,6 +1009,10 @@ export class Shell {
     this.lastBgPid = job.pid;
   }
   onSpawn: ((pid: number) => void) | undefined;
+  /** No status message for a command killed by a signal (command substitutions, non-last pipeline stages). */
+  quietSignals = false;
+  /** Signal that killed the last external command (0: it exited). */
+  killedBy = 0;
 
   async cmd(c: Command): Promise<number> {
     switch (c.type) {
@@ -727,6 +1044,8 @@ export class Shell {
       case 'WhileClause': {
         let st = 0;
         this.loopDepth++;
+        const ahead = this.readAheadFd(c);
+        if (ahead) ahead.readAhead++;
         try {
           for (;;) {
             this.noErrexit++;
@@ -741,13 +1060,14 @@ export class Shell {
               throw e;
             }
           }
-        } finally { this.loopDepth--; }
+        } finally { this.loopDepth--; if (ahead) ahead.readAhead--; }
         return st;
       }
       case 'ForClause': return this.forClause(c);
       case 'FuncDecl': {
         this.funcs.set(c.Name.Value, c.Body);
         this.funcSrc.set(c.Name.Value, this.source.src);
+        this.funcSource.set(c.Name.Value, this.source);
         return 0;
       }
       case 'CaseClause': return this.caseClause(c);
@@ -799,17 +1119,29 @@ export class Shell {
     return e.kind === 'break';
   }
 
+  /** bash also runs the DEBUG trap before a `for` iteration, each `for ((…))` part and `case`. */
+  private async headDebugTrap(pos: number, text?: () => string): Promise<void> {
+    this.curPos = pos; // ($LINENO in a loop head is the head's line)
+    if (!this.traps.has('DEBUG')) return;
+    if (text && this.trapDepth === 0) this.curCmd = text();
+    await this.debugTrap();
+  }
+
   private async forClause(c: ForClause): Promise<number> {
     let st = 0;
     this.loopDepth++;
     try {
       if (c.Loop.type === 'WordIter') {
         const name = c.Loop.Name.Value;
+        if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(name)) { await this.err(`\`${name}': not a valid identifier`); return 1; }
         const items = c.Loop.InPos ? await this.ex.fields(c.Loop.Items) : this.params.slice();
         if (this.opts.xtrace && !c.Select) await this.traceRaw(`for ${name} in ${items.map(traceWord).join(' ')}`);
         if (c.Select) return await this.selectLoop(name, items, c);
         for (const it of items) {
-          this.setVar(name, it);
+          await this.headDebugTrap(c.ForPos, () => `for ${name}${c.Loop.type === 'WordIter' && c.Loop.InPos ? ` in ${c.Loop.Items.map((w) => wordSource(this.source.src, w) ?? '').join(' ')}` : ''}`);
+          // (a nameref loop variable is pointed at each word in turn, like bash)
+          const ref = this.getVarRaw(name);
+          if (ref?.nameref && !ref.readonly) ref.str = it; else this.setVar(name, it);
           try { st = await this.stmts(c.Do); } catch (e) {
             if (e instanceof LoopSignal) { st = 0; if (await this.loopSignal(e)) break; continue; }
             throw e;
@@ -818,13 +1150,25 @@ export class Shell {
         return st;
       }
       const L = c.Loop;
+      // $BASH_COMMAND for each part: `((text))`, the source up to its `;`/`))`, leading blanks dropped
+      const part = (e: ArithmExpr | null) => (): string => {
+        const r = e ? arithRange(this.source.src, e) : undefined;
+        if (!r) return '(())';
+        const src = this.source.src;
+        let end = r[1];
+        while (end < src.length && (src[end] === ' ' || src[end] === '\t')) end++;
+        return `((${src.slice(r[0], end)}))`;
+      };
+      await this.headDebugTrap(c.ForPos, part(L.Init));
       if (L.Init) await this.arithAst(L.Init);
       for (;;) {
+        await this.headDebugTrap(c.ForPos, part(L.Cond));
         if (L.Cond && (await this.arithAst(L.Cond)) === 0n) break;
         try { st = await this.stmts(c.Do); } catch (e) {
           if (e instanceof LoopSignal) { st = 0; if (await this.loopSignal(e)) break; }
           else throw e;
         }
+        await this.headDebugTrap(c.ForPos, part(L.Post));
         if (L.Post) await this.arithAst(L.Post);
       }
       return st;
@@ -852,6 +1196,7 @@ export class Shell {
   }
 
   private async caseClause(c: CaseClause): Promise<number> {
+    await this.headDebugTrap(c.Case, () => `case ${wordSource(this.source.src, c.Word) ?? ''} in `);
     const w = await this.ex.literal(c.Word);
     let st = 0;
     let fall = false;
@@ -894,6 +1239,7 @@ export class Shell {
       const sst = stages[i]!.st;
       if (!sst.Cmd || !tracedCmd.has(sst.Cmd.type) || this.trapDepth > 0) continue;
       this.curCmd = [this.source.src, sst];
+      this.curPos = sst.Position;
       if (this.traps.has('DEBUG')) await this.debugTrap();
     }
     const pipes = [];
@@ -902,7 +1248,10 @@ export class Shell {
     for (let i = 0; i < n; i++) {
       const s = this.clone();
       if (i > 0) s.fds.set(0, pipes[i - 1]!.r);
+      const sst = stages[i]!.st;
+      if (i > 0 && sst.Cmd?.type === 'WhileClause' && sst.Redirs.length === 0 && !sst.Background && !(i === n - 1 && this.shopt.has('lastpipe'))) s.stageStdin = pipes[i - 1]!.r;
       if (i < n - 1) {
+        s.quietSignals = true;
         s.fds.set(1, pipes[i]!.w);
         if (stages[i]!.all) s.fds.set(2, pipes[i]!.w);
       }
@@ -928,9 +1277,19 @@ export class Shell {
   }
 
   setPipestatus(results: number[]): void {
+    // after most commands: one status, and the variable is still the one set here (updated in place)
+    const cur = this.scopes[0]!.get('PIPESTATUS');
+    if (results.length === 1 && cur !== undefined && cur === this.pipestatusVar && cur.arr?.size === 1 && cur.arr.has(0) && cur.str === undefined && !cur.assoc
+      && !cur.readonly && !cur.exported && !cur.integer && !cur.lower && !cur.upper && !cur.nameref && !cur.local) {
+      cur.arr.set(0, String(results[0]));
+      return;
+    }
     const v: Var = { arr: new Map(results.map((r, i) => [i, String(r)])) };
+    this.pipestatusVar = v;
     this.scopes[0]!.set('PIPESTATUS', v);
   }
+  /** The PIPESTATUS variable setPipestatus created last. */
+  private pipestatusVar: Var | undefined;
 
   // ---- substitutions ---------------------------------------------------------------------
   async cmdSubst(stmts: Stmt[]): Promise<string> {
@@ -945,6 +1304,7 @@ export class Shell {
     const sub = this.clone();
     if (!this.posix && !this.shopt.has('inherit_errexit')) sub.opts.errexit = false;
     sub.traceLevel++;
+    sub.quietSignals = true;
     sub.fds.set(1, p.w);
     p.w.retain(); p.w.release();
     p.r.retain();
@@ -963,6 +1323,18 @@ export class Shell {
   }
   lastSubstStatus: number | undefined;
 
+  /** `<(<file)`: like `$(<file)`, the file's contents (bash does this for process substitution too). */
+  async catFile(w: Word): Promise<number> {
+    const p = await this.ex.literal(w);
+    let data: Buffer;
+    try { data = fs.readFileSync(this.pathBuf(p)); } catch (e: any) {
+      await this.err(`${p}: ${errnoMsg(e)}`);
+      return 1;
+    }
+    await this.writeFd(1, data);
+    return 0;
+  }
+
   /**
    * `<(cmd)` / `>(cmd)`: a named FIFO (Node cannot make anonymous pipes, and a reopened
    * unlinked FIFO would block once its writer is gone). The subshell opens its end
@@ -973,17 +1345,19 @@ export class Shell {
     const fifo = makeFifoPath();
     const out = p.Op === Tok.cmdOut;
     const sub = this.clone();
+    sub.quietSignals = true;
     let opened = false;
     const done = new Promise<number>((resolve) => {
       fs.open(fifo, out ? 'r' : 'w', (err, fd) => {
         opened = true;
         if (err) { resolve(1); return; }
         sub.fds.set(out ? 0 : 1, new OsFd(fd, undefined, true, 'procsubst'));
-        resolve(this.runSubshell((s) => s.stmts(p.Stmts), sub));
+        resolve(this.runSubshell((s) => (!out && isFileRead(p.Stmts) ? s.catFile(p.Stmts[0]!.Redirs[0]!.Word!) : s.stmts(p.Stmts)), sub));
       });
     });
-    const job: Job = { id: ++jobSeq, pid: -1, done };
+    const job: Job = { id: ++jobSeq, pid: 200000 + (++fakePid), done, procsub: true };
     this.jobs.push(job);
+    this.lastBgPid = job.pid; // bash sets $! to the process substitution (`wait $!` waits for it)
     this.procSubstCleanups.push(() => {
       if (!opened) {
         try {
@@ -1003,12 +1377,27 @@ export class Shell {
     try {
       return await this.arith.evalAst(e);
     } catch (err) {
-      if (err instanceof ArithError && start !== undefined && end !== undefined && !err.expr) {
-        const src = this.source.src;
-        err.expr = src.slice(start, end);
-        if (err.tokenPos !== undefined && err.token === undefined) err.token = src.slice(err.tokenPos, end).replace(/^\s+/, '');
-      }
+      this.arithErrorSource(err, start, end);
       throw err;
+    }
+  }
+
+  /** arithAst without awaiting; only when arith.canSync(e). */
+  arithSync(e: ArithmExpr, start?: number, end?: number): bigint {
+    try {
+      return this.arith.evalSync(e);
+    } catch (err) {
+      this.arithErrorSource(err, start, end);
+      throw err;
+    }
+  }
+
+  private arithErrorSource(err: unknown, start?: number, end?: number): void {
+    if (err instanceof ArithError && start !== undefined && end !== undefined && !err.expr) {
+      const src = this.source.src;
+      err.expr = src.slice(start, end);
+      if (rawArith.size && err.expr.includes('__hpA')) err.expr = err.expr.replace(/ ?(__hpA\d+) \n*/g, (m, n: string) => rawArith.get(n) ?? m);
+      if (err.tokenPos !== undefined && err.token === undefined) err.token = src.slice(err.tokenPos, end).replace(/^\s+/, '');
     }
   }
 
@@ -1066,6 +1455,7 @@ export class Shell {
         if (this.opts.noclobber && (r.Op === Tok.rdrOut || r.Op === Tok.rdrAll)) {
           try { if (fs.statSync(this.pathBuf(p)).isFile()) throw new ShellError(`${p}: cannot overwrite existing file`, 1); } catch (e) { if (e instanceof ShellError) throw e; }
         }
+        this.applyUmask();
         try { return openFile(this.pathBuf(p), flags); } catch (e: any) {
           throw new ShellError(`${p}: ${errnoMsg(e)}`, 1);
         }
@@ -1138,16 +1528,39 @@ export class Shell {
 
   // ---- simple commands -------------------------------------------------------------------
   async assignValue(a: Assign): Promise<void> {
+    if (this.assignValueSync(a)) return;
     try {
       await this.assignValue1(a);
     } catch (e) {
-      if (e instanceof ShellError && !e.fatal && /readonly variable$/.test(e.message)) throw new ShellError(e.message, 1, true);
-      throw e;
+      throw this.assignError(e);
     }
+  }
+
+  /** assignValue without awaiting when its words expand synchronously; false (nothing done) otherwise. */
+  assignValueSync(a: Assign): boolean {
+    if (a.Array || (a.Value && !this.ex.canSync(a.Value)) || (a.Index && !this.canSyncSubscript(a.Index))) return false;
+    const name = a.Name!.Value;
+    if (badAssigns.size && badAssigns.has(name)) return false;
+    try {
+      // as assignValue1
+      const val = a.Value ? this.ex.literalSync(a.Value, 'assign') : '';
+      if (a.Index) this.setElem(name, this.subscriptTextSync(name, a.Index), val, a.Append);
+      else this.setVar(name, val, a.Append);
+    } catch (e) {
+      throw this.assignError(e);
+    }
+    return true;
+  }
+
+  private assignError(e: unknown): unknown {
+    if (e instanceof ShellError && !e.fatal && !(e instanceof DiscardError) && /readonly variable$/.test(e.message)) return new DiscardError(e.message);
+    return e;
   }
 
   private async assignValue1(a: Assign): Promise<void> {
     const name = a.Name!.Value;
+    const bad = badAssigns.size ? badAssigns.get(name) : undefined;
+    if (bad) throw bad.discard ? new DiscardError(bad.message) : new ShellError(bad.message, 1);
     if (a.Array) {
       await this.assignArray(name, a, false);
       return;
@@ -1165,71 +1578,81 @@ export class Shell {
     let v = this.resolveVar(name);
     if (v?.readonly) throw new ShellError(`${name}: readonly variable`, 1);
     const isAssoc = !!v?.assoc || assocHint;
+    const elems = a.Array!.Elems;
     if (isAssoc) {
       const m = a.Append && v?.assoc ? new Map(v.assoc) : new Map<string, string>();
-      for (const el of a.Array!.Elems) {
-        if (el.Index) {
-          const k = el.Index.type === 'Word' ? await this.ex.literal(el.Index, 'none') : String(await this.arithAst(el.Index));
-          m.set(k, el.Value ? await this.ex.literal(el.Value) : '');
+      if (elems.length && !elems[0]!.Index) {
+        // bash 5.1+: `(key value key value …)`; later `[k]=v` words are plain keys or values here
+        const words: string[] = [];
+        for (const el of elems) {
+          let w = el.Value ? await this.ex.literal(el.Value, 'none') : '';
+          if (el.Index) w = `[${el.Index.type === 'Word' ? await this.ex.literal(el.Index, 'none') : arithSource(this.source.src, el.Index) ?? ''}]=${w}`;
+          words.push(w);
+        }
+        for (let i = 0; i < words.length; i += 2) m.set(words[i]!, words[i + 1] ?? '');
+      } else {
+        for (const el of elems) {
+          if (el.Index) {
+            const k = el.Index.type === 'Word' ? await this.ex.literal(el.Index, 'none') : String(await this.arithAst(el.Index));
+            // bash 5.2 does not expand a tilde after `[key]=` in associative arrays
+            m.set(k, el.Value ? await this.ex.literal(el.Value, 'none') : '');
+          } else if (el.Value) {
+            await this.err(`${name}: '${await this.ex.literal(el.Value, 'none')}': must use subscript when assigning associative array`);
+          }
         }
       }
       if (!v) { v = this.lvalue(name); }
-      v.assoc = m; v.arr = undefined; v.str = undefined;
+      v.assoc = m; v.arr = undefined; v.str = undefined; v.declOnly = undefined;
       return;
     }
-    const m = a.Append && v?.arr ? new Map(v.arr) : a.Append && v?.str !== undefined ? new Map([[0, v.str]]) : new Map<number, string>();
-    let next = m.size ? Math.max(...m.keys()) + 1 : 0;
-    for (const el of a.Array!.Elems) {
-      if (el.Index) {
-        const i = Number(await this.arithAst(el.Index));
-        m.set(i, el.Value ? await this.ex.literal(el.Value) : '');
-        next = i + 1;
-      } else if (el.Value) {
-        for (const f of await this.ex.fields([el.Value])) m.set(next++, f);
-      }
+    // bash expands every value first, then clears the array and assigns the elements in
+    // order; a `[i]` subscript is evaluated when its element is assigned (it sees the
+    // elements assigned before it)
+    const items: ({ idx: ArithmExpr; val: string } | { vals: string[] })[] = [];
+    for (const el of elems) {
+      if (el.Index) items.push({ idx: el.Index, val: el.Value ? await this.ex.literal(el.Value, 'assign') : '' });
+      else if (el.Value) items.push({ vals: await this.ex.fields([el.Value]) });
     }
-    if (!v) v = this.lvalue(name);
+    const m = a.Append && v?.arr ? v.arr : a.Append && v?.str !== undefined ? new Map([[0, v.str]]) : new Map<number, string>();
     const w = this.lvalue(name);
-    if (w.integer) for (const [k, x] of m) m.set(k, String(this.arith.evalString(x)));
-    w.arr = m; w.assoc = undefined; w.str = undefined;
-  }
-
-  /** Alias expansion (only with `shopt -s expand_aliases`, like non-interactive bash). */
-  private aliasSource(c: CallExpr): string | undefined {
-    if (!this.shopt.has('expand_aliases') || this.aliases.size === 0 || c.Assigns.length) return undefined;
-    const w0 = c.Args[0]!;
-    const p0 = w0.Parts.length === 1 ? w0.Parts[0] : undefined;
-    if (!p0 || p0.type !== 'Lit') return undefined;
-    const val = (this.aliasSnapshot ?? this.aliases).get(p0.Value);
-    if (val === undefined || this.aliasDepth > 20) return undefined;
-    const r0 = wordRange(w0);
-    const rl = wordRange(c.Args[c.Args.length - 1]!);
-    if (!r0 || !rl) return undefined;
-    return val + this.source.src.slice(r0[1], rl[1]);
-  }
-  aliasDepth = 0;
-  /** Aliases as of the start of the current top-level line (bash parses a line before running it). */
-  aliasSnapshot: Map<string, string> | undefined;
-
-  private async call(c: CallExpr): Promise<number> {
-    this.lastSubstStatus = undefined;
-    const aliased = c.Args.length ? this.aliasSource(c) : undefined;
-    if (aliased !== undefined) {
-      this.aliasDepth++;
-      try { return await this.evalString(aliased, 'alias'); } finally { this.aliasDepth--; }
+    w.arr = m; w.assoc = undefined; w.str = undefined; w.declOnly = undefined;
+    let next = m.size ? Math.max(...m.keys()) + 1 : 0;
+    const put = (i: number, x: string): void => { m.set(i, w.integer ? String(this.arith.evalString(x)) : x); };
+    for (const it of items) {
+      if ('idx' in it) {
+        let i = Number(await this.arithAst(it.idx));
+        if (i < 0) {
+          const max = m.size ? Math.max(...m.keys()) : -1;
+          if (max + 1 + i < 0) { await this.err(`[${arithSource(this.source.src, it.idx) ?? i}]=${it.val}: bad array subscript`); continue; }
+          i = max + 1 + i;
+        }
+        put(i, it.val);
+        next = i + 1;
+      } else for (const f of it.vals) put(next++, f);
     }
+  }
+
+
+  /**
+   * A simple command, in bash's order: words and prefix-assignment values are expanded first,
+   * then `redirs` are applied (so `echo $(cat f) > f` reads f before truncating it, and the
+   * xtrace line goes to the stderr in effect before the command's own redirections).
+   */
+  private async call(c: CallExpr, redirs: Redirect[] = []): Promise<number> {
+    this.lastSubstStatus = undefined;
     if (c.Args.length === 0) {
+      this.lastArg = '';
       for (const a of c.Assigns) {
-        await this.assignValue(a);
+        if (!this.assignValueSync(a)) await this.assignValue(a);
         if (this.opts.xtrace) await this.traceRaw(`${a.Name!.Value}${a.Append ? '+=' : '='}${traceWord(this.getVar(a.Name!.Value) ?? '')}`);
       }
-      return this.lastSubstStatus ?? 0;
+      return this.assignOnlyRedirs(redirs);
     }
-    const args = await this.ex.fields(c.Args);
-    if (args.length) this.lastArg = args[args.length - 1]!;
+    const args = this.ex.canSyncAll(c.Args) ? this.ex.fieldsSync(c.Args) : await this.ex.fields(c.Args);
+    this.lastArg = args.length ? args[args.length - 1]! : '';
     if (args.length === 0) {
       for (const a of c.Assigns) await this.assignValue(a);
-      return this.lastSubstStatus ?? 0;
+      return this.assignOnlyRedirs(redirs);
     }
     if (this.opts.noexec) return 0;
     // prefix assignments
@@ -1240,24 +1663,49 @@ export class Shell {
         for (const a of c.Assigns) await this.assignValue(a);
       } else {
         temp = new Map();
-        for (const a of c.Assigns) {
-          const name = a.Name!.Value;
-          this.checkWritable(name);
-          let val = a.Value ? await this.ex.literal(a.Value, 'assign') : '';
-          if (a.Append) val = (this.getVar(name) ?? '') + val;
-          temp.set(name, { str: val, exported: true });
+        tempScopes.add(temp);
+        // each binding is visible to the values of the following ones (`a=1 b=$a cmd`)
+        this.scopes.push(temp);
+        try {
+          for (const a of c.Assigns) {
+            const name = a.Name!.Value;
+            const bad = badAssigns.size ? badAssigns.get(name) : undefined;
+            if (bad) { if (bad.discard) throw new DiscardError(bad.message); await this.err(bad.message); continue; }
+            // bash reports a readonly prefix assignment and still runs the command without it
+            try { this.checkWritable(name); } catch (e) {
+              if (!(e instanceof ShellError)) throw e;
+              await this.err(e.message);
+              continue;
+            }
+            let val = a.Value ? await this.ex.literal(a.Value, 'assign') : '';
+            if (a.Append) val = (this.getVar(name) ?? '') + val;
+            temp.set(name, { str: val, exported: true });
+          }
+        } finally {
+          const i = this.scopes.lastIndexOf(temp);
+          if (i >= 0) this.scopes.splice(i, 1);
         }
       }
     }
     if (this.opts.xtrace) await this.trace([...(temp ? [...temp].map(([k, v]) => `${k}=${v.str}`) : []), ...args]);
-    if (temp) {
+    if (!temp && redirs.length === 0) return this.callArgs(args);
+    const run = async (): Promise<number> => {
+      if (!temp) return this.callArgs(args);
       this.scopes.push(temp);
       try { return await this.callArgs(args, temp); } finally {
         const i = this.scopes.lastIndexOf(temp);
         if (i >= 0) this.scopes.splice(i, 1);
       }
-    }
-    return this.callArgs(args);
+    };
+    return redirs.length ? this.withRedirs(redirs, run) : run();
+  }
+
+  /** Redirections of a command without words (`x=1 >f`, `>f`): opened, then closed. */
+  private async assignOnlyRedirs(redirs: Redirect[]): Promise<number> {
+    const st = this.lastSubstStatus ?? 0;
+    if (redirs.length === 0) return st;
+    const r = await this.withRedirs(redirs, async () => 0, true);
+    return r !== 0 ? r : st;
   }
 
   async trace(words: string[]): Promise<void> {
@@ -1301,6 +1749,8 @@ export class Shell {
     this.funcDepth++;
     this.funcNames.push(name);
     this.funcLines.push(this.lineOf(this.curPos));
+    const savedSource = this.source, savedPos = this.curPos, fsrc = this.funcSource.get(name);
+    if (fsrc && this.funcs.get(name) === body) this.source = fsrc;
     const savedLoop = this.loopDepth;
     this.loopDepth = 0;
     // bash: a RETURN trap is not inherited by functions (no functrace); one set inside fires on return
@@ -1321,6 +1771,7 @@ export class Shell {
       if (savedRet !== undefined) this.traps.set('RETURN', savedRet);
       if (savedDebug !== undefined) this.traps.set('DEBUG', savedDebug);
       this.loopDepth = savedLoop;
+      this.source = savedSource; this.curPos = savedPos;
       this.funcNames.pop();
       this.funcLines.pop();
       this.funcDepth--;
@@ -1343,9 +1794,12 @@ export class Shell {
 
   async external(args: string[], temp?: Map<string, Var>): Promise<number> {
     const name = args[0]!;
-    const found = lookPath(this, name);
+    const found = lookPath(this, name, true);
     if (found.error) {
-      await this.err(`${name}: ${found.error}`);
+      // a remembered file that vanished fails in bash's forked child, whose message has no line
+      if (found.display && !this.cMode) await this.err(`${found.display}: ${found.error}`);
+      else if (found.path) await this.writeFd(2, `${this.errName}: ${found.display ?? found.path}: ${found.error}\n`).catch(() => undefined);
+      else await this.err(`${name}: ${found.error}`);
       return found.status;
     }
     void temp;
@@ -1379,20 +1833,48 @@ function noShebangScript(p: string): Buffer | 'binary' | undefined {
 export let scriptRunner: ((parent: Shell, src: Buffer, args: string[]) => Promise<number>) | undefined;
 export function setScriptRunner(f: typeof scriptRunner): void { scriptRunner = f; }
 
+/** Builtins a read-ahead loop may run (see Shell.readAheadFd): they start no process and read stdin only through `read`. */
+const readAheadSafe = new Set([':', 'true', 'false', 'echo', 'printf', 'test', '[', 'read', 'shift', 'break', 'continue', 'exit', 'unset', 'set', 'getopts', 'cd', 'pwd']);
+const loopCmdCache = new WeakMap<object, Set<string> | null>();
+
+/** The command names a loop runs, when all are literal readAheadSafe builtins and it has no substitution, function definition or background job; else null. */
+function loopCommands(c: Command): Set<string> | null {
+  let r = loopCmdCache.get(c);
+  if (r === undefined) {
+    const names = new Set<string>();
+    r = onlySafeCommands(c, names) ? names : null;
+    loopCmdCache.set(c, r);
+  }
+  return r;
+}
+
+function onlySafeCommands(n: unknown, names: Set<string>): boolean {
+  if (Array.isArray(n)) { for (const x of n) if (!onlySafeCommands(x, names)) return false; return true; }
+  if (n === null || typeof n !== 'object') return true;
+  const o = n as Record<string, unknown>;
+  switch (o['type']) {
+    case 'CmdSubst': case 'ProcSubst': case 'FuncDecl': case 'CoprocClause': case 'Subshell': return false;
+    case 'Stmt': if (o['Background'] || o['Coprocess']) return false; break;
+    case 'CallExpr': {
+      const w = (o as unknown as CallExpr).Args[0];
+      if (w) {
+        const p = w.Parts.length === 1 ? w.Parts[0]! : undefined;
+        if (!p || p.type !== 'Lit' || !readAheadSafe.has(p.Value)) return false;
+        names.add(p.Value);
+      }
+      break;
+    }
+  }
+  for (const k in o) if (k !== 'type' && !onlySafeCommands(o[k], names)) return false;
+  return true;
+}
+
 /** Commands that set $BASH_COMMAND and trigger the DEBUG trap. */
 const tracedCmd = new Set(['CallExpr', 'TestClause', 'ArithmCmd', 'DeclClause', 'LetClause']);
 
-/** bash's iteration order for associative arrays: FNV-1 hash buckets (1024), newest first. */
+/** bash's iteration order for associative arrays: 1024 FNV-1 hash buckets, newest first. */
 function assocOrder(m: Map<string, string>): [string, string][] {
-  const ents = [...m.entries()].map((e, i) => ({ e, i, b: fnv1(e[0]) & 1023 }));
-  ents.sort((p, q) => p.b - q.b || q.i - p.i);
-  return ents.map((x) => x.e);
-}
-
-function fnv1(s: string): number {
-  let x = 2166136261 >>> 0;
-  for (let i = 0; i < s.length; i++) { x = Math.imul(x, 16777619) >>> 0; x = (x ^ s.charCodeAt(i)) >>> 0; }
-  return x;
+  return bucketOrder(m, 1024);
 }
 
 /** Source text of an arithmetic expression node (for associative subscripts like m[1+1]). */
@@ -1433,23 +1915,30 @@ export function wordRange(w: Word): [number, number] | undefined {
   const first = w.Parts[0];
   const last = w.Parts[w.Parts.length - 1];
   if (!first || !last) return undefined;
-  const start = (p: WordPart): number | undefined => {
-    switch (p.type) {
-      case 'Lit': return p.ValuePos; case 'SglQuoted': case 'DblQuoted': case 'CmdSubst': case 'ArithmExp': return p.Left;
-      case 'ParamExp': return p.Dollar; default: return undefined;
-    }
-  };
-  const end = (p: WordPart): number | undefined => {
-    switch (p.type) {
-      case 'Lit': return p.ValueEnd; case 'SglQuoted': case 'DblQuoted': case 'CmdSubst': return (p as unknown as { Right: number }).Right + 1;
-      case 'ArithmExp': return p.Right + 2;
-      case 'ParamExp': return p.Short ? p.Param.ValueEnd : (p as unknown as { Rbrace: number }).Rbrace + 1;
-      default: return undefined;
-    }
-  };
-  const a = start(first), b = end(last);
+  const a = partStart(first), b = partEnd(last);
   if (a === undefined || b === undefined || b <= a) return undefined;
   return [a, b];
+}
+
+function partStart(p: WordPart): number | undefined {
+  switch (p.type) {
+    case 'Lit': return p.ValuePos; case 'SglQuoted': case 'DblQuoted': case 'CmdSubst': case 'ArithmExp': return p.Left;
+    case 'ParamExp': return p.Dollar; default: return undefined;
+  }
+}
+
+function partEnd(p: WordPart): number | undefined {
+  switch (p.type) {
+    case 'Lit': return p.ValueEnd; case 'SglQuoted': case 'DblQuoted': case 'CmdSubst': return (p as unknown as { Right: number }).Right + 1;
+    case 'ArithmExp': return p.Right + 2;
+    case 'ParamExp': return p.Short ? p.Param.ValueEnd : (p as unknown as { Rbrace: number }).Rbrace + 1;
+    default: return undefined;
+  }
+}
+
+/** `< file` alone (the `$(<file)` idiom). */
+function isFileRead(stmts: Stmt[]): boolean {
+  return stmts.length === 1 && stmts[0]!.Cmd === null && stmts[0]!.Redirs.length === 1 && stmts[0]!.Redirs[0]!.Op === Tok.rdrIn;
 }
 
 function errexitApplies(c: Command): boolean {
@@ -1461,8 +1950,21 @@ function errexitApplies(c: Command): boolean {
 }
 
 export function dq(s: string): string {
+  // like bash's declare -p: $'…' when the value has characters not printable in the locale
+  if (/[\x00-\x1f\x7f]/.test(s) || (!isUtf8Locale() && /[\x80-\xff]/.test(s))) {
+    let o = "$'";
+    for (const c of s) {
+      const code = c.charCodeAt(0);
+      const e = ansicEsc[c];
+      if (e) o += e;
+      else if (code < 32 || code === 127 || (code >= 128 && !isUtf8Locale())) o += '\\' + code.toString(8).padStart(3, '0');
+      else o += c;
+    }
+    return o + "'";
+  }
   return '"' + s.replace(/(["\\$`])/g, '\\$1') + '"';
 }
+const ansicEsc: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\x1b': '\\E', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', "'": "\\'", '\\': '\\\\' };
 
 export function errnoMsg(e: any): string {
   switch (e?.code) {

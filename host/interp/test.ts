@@ -4,7 +4,8 @@ import { Tok, type TestExpr, type Word } from './ast.ts';
 import type { Shell } from './runner.ts';
 import { ShellError } from './errors.ts';
 import { matchPattern } from './pattern.ts';
-import { ereToJs } from './regex.ts';
+import { parse } from './parser.ts';
+import { ereInvalid, ereToJs } from './regex.ts';
 import { isatty } from 'node:tty';
 
 function statOf(sh: Shell, p: string, follow = true): fs.Stats | undefined {
@@ -57,7 +58,7 @@ export function unaryTest(sh: Shell, op: number, x: string): boolean {
     }
     case Tok.tsVarSet: {
       const m = /^([a-zA-Z_][a-zA-Z0-9_]*)\[(.*)\]$/.exec(x);
-      if (m) return (m[2] === '@' || m[2] === '*') ? sh.arrayValues(m[1]!).length > 0 : sh.getElem(m[1]!, m[2]!) !== undefined;
+      if (m) return (m[2] === '@' || m[2] === '*') ? sh.arrayValues(m[1]!).length > 0 : sh.getElem(m[1]!, sh.refSubscript(m[1]!, m[2]!)) !== undefined;
       if (/^[0-9]+$/.test(x)) return sh.specialOrVar(x) !== undefined;
       const v = sh.resolveVar(x);
       return !!v && (v.str !== undefined || (v.arr?.has(0) ?? false) || (v.assoc?.has('0') ?? false));
@@ -98,8 +99,16 @@ export function binaryTest(sh: Shell, op: number, x: string, y: string, strictIn
 
 /** Evaluates `[[ expr ]]`; returns the exit status. */
 export async function evalTest(sh: Shell, e: TestExpr, _top: boolean): Promise<number> {
-  return (await ev(sh, e)) ? 0 : 1;
+  try {
+    return (await ev(sh, e)) ? 0 : 1;
+  } catch (x) {
+    if (x instanceof BadRegex) return 2;
+    throw x;
+  }
 }
+
+/** A `=~` operand regcomp rejects: the whole `[[ ]]` returns 2 (no message). */
+class BadRegex extends Error {}
 
 async function ev(sh: Shell, e: TestExpr): Promise<boolean> {
   switch (e.type) {
@@ -113,15 +122,16 @@ async function ev(sh: Shell, e: TestExpr): Promise<boolean> {
       if (e.Op === Tok.andAnd) return (await ev(sh, e.X)) && (await ev(sh, e.Y));
       if (e.Op === Tok.orOr) return (await ev(sh, e.X)) || (await ev(sh, e.Y));
       const x = await sh.ex.literal(e.X as Word);
-      if (e.Op === Tok.equal || e.Op === Tok.nequal) {
+      if (e.Op === Tok.equal || e.Op === Tok.assgn || e.Op === Tok.nequal) {
         const pat = await sh.ex.pattern(e.Y as Word);
         const m = matchPattern(pat, x, { extglob: true, nocase: sh.shopt.has('nocasematch') });
-        return e.Op === Tok.equal ? m : !m;
+        return e.Op !== Tok.nequal ? m : !m;
       }
       if (e.Op === Tok.tsReMatch) {
         const re = await sh.ex.regexWord(e.Y as Word);
         let r: RegExp;
-        try { r = new RegExp(ereToJs(re), sh.shopt.has('nocasematch') ? 'i' : ''); } catch { return false; }
+        if (ereInvalid(re)) throw new BadRegex();
+        try { r = new RegExp(ereToJs(re), sh.shopt.has('nocasematch') ? 'i' : ''); } catch { throw new BadRegex(); }
         const m = r.exec(x);
         const v = sh.lvalueArray('BASH_REMATCH');
         v.clear();
@@ -133,10 +143,33 @@ async function ev(sh: Shell, e: TestExpr): Promise<boolean> {
       return binaryTest(sh, e.Op, x, y, false);
     }
     case 'Word': {
+      const neg = notGroup(sh, e);
+      if (neg) return !(await ev(sh, neg));
       const x = await sh.ex.literal(e);
       return x !== '';
     }
   }
+}
+
+const notGroups = new WeakMap<object, TestExpr | null>();
+/**
+ * mvdan/sh always reads `!(…)` as an extglob group; with extglob off, bash reads `[[ !(x) ]]`
+ * as `! ( x )`. The group's text is parsed again as a `[[ ]]` expression.
+ */
+function notGroup(sh: Shell, w: Word): TestExpr | null {
+  const p = w.Parts.length === 1 ? w.Parts[0]! : undefined;
+  if (!p || p.type !== 'ExtGlob' || p.Op !== Tok.globExcl || sh.shopt.has('extglob')) return null;
+  let r = notGroups.get(p);
+  if (r === undefined) {
+    r = null;
+    try {
+      const f = parse(Buffer.from(`[[ ${p.Pattern.Value} ]]`, 'latin1').toString('utf8'), sh.posix);
+      const c = f.Stmts.length === 1 ? f.Stmts[0]!.Cmd : null;
+      if (c && c.type === 'TestClause') r = c.X;
+    } catch { /* keep the word */ }
+    notGroups.set(p, r);
+  }
+  return r;
 }
 
 /** `test` / `[` over argv (POSIX rules by argument count, then a recursive parser). */
@@ -203,7 +236,7 @@ export function testArgs(sh: Shell, a: string[]): boolean {
 }
 
 const binNames: Record<number, string> = {
-  [Tok.equal]: '==', [Tok.nequal]: '!=', [Tok.rdrIn]: '<', [Tok.rdrOut]: '>', [Tok.tsReMatch]: '=~', [Tok.tsNewer]: '-nt',
+  [Tok.equal]: '==', [Tok.assgn]: '=', [Tok.nequal]: '!=', [Tok.rdrIn]: '<', [Tok.rdrOut]: '>', [Tok.tsReMatch]: '=~', [Tok.tsNewer]: '-nt',
   [Tok.tsOlder]: '-ot', [Tok.tsDevIno]: '-ef', [Tok.tsEql]: '-eq', [Tok.tsNeq]: '-ne', [Tok.tsLeq]: '-le', [Tok.tsGeq]: '-ge',
   [Tok.tsLss]: '-lt', [Tok.tsGtr]: '-gt', [Tok.andAnd]: '&&', [Tok.orOr]: '||',
 };

@@ -48,8 +48,16 @@ const hasDash = spawnSync('dash', ['-c', ':']).status === 0;
 /** The reference shell: bash, or for POSIX cases dash (bash --posix when dash is missing). */
 export function runBash(c: Case, dir: string): Outcome {
   const [exe, argv] = c.posix ? (hasDash ? ['dash', ['-c', c.script, 'sh']] : ['bash', ['--posix', '-c', c.script, 'sh']]) : ['bash', ['-c', c.script, 'bash']];
-  const r = spawnSync(exe, argv as string[], { cwd: dir, env: cleanEnv(dir), input: c.stdin ?? '', encoding: 'latin1', timeout: 10000 });
-  return { stdout: r.stdout, stderr: r.stderr, status: r.status ?? 128 };
+  // stdin from a regular file, as for the interpreter: Node's stdio pipes are sockets, and a bash
+  // whose stdin is a socket believes it runs under rshd and reads the system bashrc first
+  const inPath = path.join(os.tmpdir(), `bash-in-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  fs.writeFileSync(inPath, c.stdin ?? '');
+  const fin = fs.openSync(inPath, 'r');
+  fs.unlinkSync(inPath);
+  try {
+    const r = spawnSync(exe, argv as string[], { cwd: dir, env: cleanEnv(dir), stdio: [fin, 'pipe', 'pipe'], encoding: 'latin1', timeout: 10000 });
+    return { stdout: r.stdout, stderr: r.stderr, status: r.status ?? 128 };
+  } finally { fs.closeSync(fin); }
 }
 
 export async function runInterp(c: Case, dir: string): Promise<Outcome> {

@@ -1,0 +1,44 @@
+// bash's grammar needs at least one command in every compound-command body; mvdan/sh v3.5
+// accepts an empty body when it spans lines (`do` NEWLINE `done`, `{ }`, `( )`). Scripts with
+// such bodies fail in bash before anything runs (status 2), so we report them the same way.
+
+/** The first empty body in `file`: the token bash stops at and its byte offset, or undefined. */
+export function findEmptyBody(file: unknown): { token: string; offset: number } | undefined {
+  let found: { token: string; offset: number } | undefined;
+  const report = (token: string, offset: number): void => {
+    if (!found || offset < found.offset) found = { token, offset };
+  };
+  const empty = (l: unknown): boolean => Array.isArray(l) && l.length === 0;
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) { for (const x of v) visit(x); return; }
+    if (v === null || typeof v !== 'object') return;
+    const n = v as Record<string, any>;
+    switch (n['type']) {
+      case 'WhileClause':
+        if (empty(n['Cond'])) report('do', n['DoPos']);
+        else if (empty(n['Do'])) report('done', n['DonePos']);
+        break;
+      case 'ForClause':
+        if (empty(n['Do'])) report('done', n['DonePos']);
+        break;
+      case 'IfClause': {
+        const isElse = n['ThenPos'] === 0;
+        const next = n['Else'] as Record<string, any> | null;
+        const after = next ? (next['ThenPos'] === 0 ? 'else' : 'elif') : 'fi';
+        const afterPos = next ? next['Position'] : n['FiPos'];
+        if (!isElse && empty(n['Cond'])) report('then', n['ThenPos']);
+        else if (empty(n['Then'])) report(isElse ? 'fi' : after, isElse ? n['FiPos'] : afterPos);
+        break;
+      }
+      case 'Block':
+        if (empty(n['Stmts'])) report('}', n['Rbrace']);
+        break;
+      case 'Subshell':
+        if (empty(n['Stmts'])) report(')', n['Rparen']);
+        break;
+    }
+    for (const k in n) if (k !== 'type') { const x = n[k]; if (x !== null && typeof x === 'object') visit(x); }
+  };
+  visit(file);
+  return found;
+}

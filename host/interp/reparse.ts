@@ -1,0 +1,410 @@
+// Parsing with fallbacks for what mvdan-sh rejects but bash accepts, or rejects only when it
+// gets there. bash reads a script one top-level line at a time, so a syntax error stops the
+// script only after the lines before it ran, and arithmetic, `${…}` and `[[ =~ ]]` words are
+// checked when they run. On a ParseError we patch the source (one construct per round) and
+// parse again:
+//  * `((`/`$((` whose first unbalanced `)` is not followed by `)` is a nested subshell / command
+//    substitution for bash (`((a) || (b))`): a space is inserted, `( (`;
+//  * other arithmetic (`$((…))`, `((…))`, `for ((…;…;…))`) is replaced by a placeholder name
+//    (`__hpA<n>`) whose original text arith.ts expands and evaluates at run time;
+//  * a `let` command becomes `\let` (a normal command: its arguments are ordinary words);
+//  * a `${…}` bash only rejects at run time becomes `${__hpB<n>}` ("bad substitution");
+//  * an invalid name in `export`/`local`/… assignments becomes an ordinary (escaped) word.
+// Anything else: the longest prefix of whole lines that parses runs, then the error is reported
+// (`error`), like bash; a `[[ … ]]` error exits with the last status instead of 2.
+import type { File, Word } from './ast.ts';
+import { parse, ParseError } from './parser.ts';
+
+/** Placeholder name (`__hpA<n>`) → original arithmetic text. */
+export const rawArith = new Map<string, string>();
+/** Placeholder name (`__hpB<n>`) → original `${…}` text bash rejects when it expands it. */
+export const badSubst = new Map<string, string>();
+
+export interface DeferredParseError {
+  line: number;
+  /** bash's message, without the `NAME: line N: ` prefix; '' prints nothing. */
+  message: string;
+  /** Second line bash prints (the offending line), or undefined. */
+  context?: string;
+  /** `[[ … ]]` errors: bash stops with the last status instead of 2. */
+  cond: boolean;
+  /** The original mvdan-sh error. */
+  err: ParseError;
+  /** Offset in the (patched) source where the text not covered by `file` starts (whole lines). */
+  prefixEnd?: number;
+}
+
+export interface ParsedScript {
+  file: File;
+  /** The source as latin1 bytes, with the patches applied (positions in `file` refer to it). */
+  src: string;
+  /** Set when the script has a syntax error: `file` is the prefix that runs first. */
+  error?: DeferredParseError;
+}
+
+const toUtf8 = (s: string): string => Buffer.from(s, 'latin1').toString('utf8');
+
+function offsetOf(src: string, line: number, col: number): number {
+  let off = 0;
+  for (let l = 1; l < line; l++) {
+    const n = src.indexOf('\n', off);
+    if (n < 0) return src.length;
+    off = n + 1;
+  }
+  return Math.min(src.length, off + col - 1);
+}
+
+/** Parses `latin1` (the script's bytes); never throws ParseError. */
+export function parseScript(latin1: string, posix: boolean): ParsedScript {
+  let src = latin1;
+  let first: ParseError | undefined;
+  for (let round = 0; ; round++) {
+    try {
+      return { file: parse(toUtf8(src), posix), src };
+    } catch (e) {
+      if (!(e instanceof ParseError)) throw e;
+      first ??= e;
+      const off = offsetOf(src, e.line, e.col);
+      const fixed = round < 64 ? fixOnce(src, off, e) : undefined;
+      if (fixed === undefined || fixed === src) return withPrefix(src, e, off, posix);
+      src = fixed;
+    }
+  }
+}
+
+/** Parses like parseScript and throws the ParseError when the script has one (for callers that report it themselves). */
+export function parseOrThrow(latin1: string, posix: boolean): { file: File; src: string } {
+  const r = parseScript(latin1, posix);
+  if (r.error) throw r.error.err;
+  return r;
+}
+
+// ---- deferred errors ------------------------------------------------------------------------
+
+function withPrefix(src: string, e: ParseError, off: number, posix: boolean): ParsedScript {
+  const cond = inCond(src, off, e.text);
+  const error: DeferredParseError = { line: e.line, message: bashMessage(src, e, off, cond), cond, err: e };
+  // bash counts the end of file as one more line (a missing final newline is added)
+  if (error.message.endsWith('unexpected end of file')) error.line = (src.endsWith('\n') ? src : src + '\n').split('\n').length;
+  // `[[ -z ]]`: the operator took `]]` as its operand; bash reports it on that line
+  const atEof = /^reached EOF without matching \[\[/.test(e.text);
+  if (cond && (atEof || (/^\s*$/.test(src.slice(src.lastIndexOf('\n', off - 1) + 1, off)) && /^not a valid test operator|must be followed by a word/.test(e.text)))) {
+    const upto = (atEof ? src : src.slice(0, src.lastIndexOf('\n', off - 1))).replace(/\s+$/, '');
+    if (/(^|\s)-[a-zA-Z]+\s+\]\]$/.test(upto)) {
+      error.line = upto.split('\n').length;
+      error.message = "unexpected argument `]]' to conditional unary operator";
+    }
+  }
+  if (!cond && error.message.startsWith('syntax error near')) error.context = lineText(src, e.line);
+  const lines = src.split('\n');
+  // the longest prefix of whole lines (before the error's line) that parses is what bash ran
+  let budget = 400;
+  for (let k = Math.min(e.line - 1, lines.length); k > 0 && budget > 0; k--, budget--) {
+    const last = lines[k - 1]!;
+    if (/(^|[^\\])(\\\\)*\\$/.test(last)) continue; // a continuation line
+    const pre = lines.slice(0, k).join('\n') + '\n';
+    try {
+      const file = parse(toUtf8(pre), posix);
+      error.prefixEnd = pre.length;
+      return { file, src, error };
+    } catch (x) {
+      if (!(x instanceof ParseError)) throw x;
+    }
+  }
+  error.prefixEnd = 0;
+  return { file: { type: 'File', Stmts: [] } as unknown as File, src, error };
+}
+
+function lineText(src: string, line: number): string {
+  return src.split('\n')[line - 1] ?? '';
+}
+
+/**
+ * Whether the error at `off` is inside a `[[ … ]]`: an opening `[[` word before it on its line,
+ * not closed; or (`[[ -z ]]`, a missing operand) the line before ends such a `[[ … ]]`.
+ */
+function inCond(src: string, off: number, text: string): boolean {
+  let end = off, ls = src.lastIndexOf('\n', off - 1) + 1;
+  const prevLine = ls > 0 && /^\s*$/.test(src.slice(ls, off)) && /^(not a valid test operator|\S+ must be followed by a word)/.test(text);
+  if (prevLine) { end = ls - 1; ls = src.lastIndexOf('\n', end - 1) + 1; }
+  const seg = src.slice(ls, Math.min(src.length, end + 3));
+  const re = /(^|[\s;&|(!{])\[\[(?=\s)/g;
+  let m: RegExpExecArray | null, at = -1;
+  while ((m = re.exec(seg))) at = m.index + m[1]!.length;
+  if (at < 0 || ls + at > end) return false;
+  const between = src.slice(ls + at + 2, end);
+  if (prevLine) return /\s\]\]\s*$/.test(between);
+  return !/(^|\s)\]\](?=$|[\s;&|)])/.test(between);
+}
+
+function bashMessage(src: string, e: ParseError, off: number, cond: boolean): string {
+  const t = e.text;
+  if (cond) {
+    let m: RegExpExecArray | null;
+    if (/^test clause requires at least one expression/.test(t)) return '';
+    if ((m = /^(-[a-zA-Z]+) must be followed by a word/.exec(t))) {
+      const rest = src.slice(off).replace(/^\S+\s*/, '');
+      const arg = /^\S+/.exec(rest)?.[0] ?? ']]';
+      return `unexpected argument \`${arg}' to conditional unary operator`;
+    }
+    if (/^not a valid test operator/.test(t)) return 'conditional binary operator expected';
+    if (/^=~ must be followed by a word/.test(t)) {
+      const tok = /^=~\s*([;&|<>]+)/.exec(src.slice(off))?.[1];
+      return tok ? `syntax error in conditional expression: unexpected token \`${tok}'` : 'syntax error in conditional expression';
+    }
+    if ((m = /^reached (\S+) without matching/.exec(t)) && m[1] !== 'EOF') {
+      const tok = /^(\S+)/.exec(src.slice(off))?.[1] ?? m[1]!;
+      return `syntax error in conditional expression: unexpected token \`${tok.replace(/\]\]$/, '')}'`;
+    }
+    if (/^\[\[ must be followed by an expression/.test(t)) {
+      const tok = /^\[\[\s*(\S+)/.exec(src.slice(off))?.[1];
+      if (tok && tok !== ']]') return `unexpected token \`${tok}' in conditional command`;
+    }
+    return 'syntax error in conditional expression';
+  }
+  let m: RegExpExecArray | null;
+  if ((m = /^"(\S+)" can only be used/.exec(t)) || (m = /^(\S+) can only be used/.exec(t))) return `syntax error near unexpected token \`${m[1]}'`;
+  if ((m = /^"(\S+)" must be followed by/.exec(t)) || (m = /^(\S+) must be followed by/.exec(t))) {
+    const tok = /^[^\s;&|]*[;&|]*|^\S+/.exec(src.slice(off).replace(/^\S+\s*/, ''))?.[0];
+    if (tok) return `syntax error near unexpected token \`${tok}'`;
+  }
+  if (/^reached EOF without/.test(t) || e.incomplete) return 'syntax error: unexpected end of file';
+  const tok = /^(;;|[;&|()<>]+|[^\s;&|()<>]+)/.exec(src.slice(off))?.[1];
+  return tok ? `syntax error near unexpected token \`${tok}'` : 'syntax error';
+}
+
+// ---- fixes ----------------------------------------------------------------------------------
+
+let counter = 0;
+
+function fixOnce(src: string, off: number, e: ParseError): string | undefined {
+  return fixDparen(src, off) ?? fixLet(src, off) ?? fixBadSubst(src, off, e) ?? fixDeclName(src, off, e) ?? fixArrayAssign(src, off, e);
+}
+
+/**
+ * Index just past the first `)` that closes nothing, scanning from `i` (bash's
+ * parse_matched_pair: quotes, `\x` and nested parens are skipped), or -1.
+ */
+function firstUnbalanced(src: string, i: number): number {
+  let depth = 0;
+  for (; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === '\\') { i++; continue; }
+    if (c === "'") { const j = src.indexOf("'", i + 1); if (j < 0) return -1; i = j; continue; }
+    if (c === '"') {
+      for (i++; i < src.length && src[i] !== '"'; i++) if (src[i] === '\\') i++;
+      continue;
+    }
+    if (c === '(') depth++;
+    else if (c === ')') { if (depth === 0) return i + 1; depth--; }
+  }
+  return -1;
+}
+
+/** `((`, `$((` and `for ((` around `off`: subshell vs arithmetic as bash decides. */
+function fixDparen(src: string, off: number): string | undefined {
+  const lo = Math.max(0, off - 20000);
+  for (let j = Math.min(off + 1, src.length - 2); j >= lo; j--) {
+    if (src[j] !== '(' || src[j + 1] !== '(') continue;
+    // bash's lexer pairs a run of `(` from its start: `(((` is `((` + `(`
+    let r = j;
+    while (r > 0 && src[r - 1] === '(') r--;
+    const dollar = r > 0 && src[r - 1] === '$';
+    if ((j - r) % 2 !== 0) continue;
+    const close = firstUnbalanced(src, j + 2);
+    if (close < 0 || close < off) continue;
+    if (src[close] !== ')') return src.slice(0, j + 1) + ' ' + src.slice(j + 1); // ( ( … ) …)
+    // arithmetic for bash
+    const inner = src.slice(j + 2, close - 1);
+    let repl: string;
+    if (!dollar && /(^|[\s;&|(])for\s*$/.test(src.slice(Math.max(0, j - 10), j))) {
+      const parts = splitTop(inner);
+      if (parts.length !== 3) return undefined;
+      repl = parts.map((p) => (p.trim() === '' ? p : placeholder(p))).join(';');
+    } else repl = placeholder(inner);
+    return src.slice(0, j + 2) + repl + src.slice(close - 1);
+  }
+  return undefined;
+}
+
+function placeholder(text: string): string {
+  const name = `__hpA${++counter}`;
+  rawArith.set(name, text);
+  return ` ${name} ` + '\n'.repeat(text.split('\n').length - 1);
+}
+
+/** Splits arithmetic text at `;` outside parentheses and quotes. */
+function splitTop(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0, start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '"' || c === "'") { const j = s.indexOf(c, i + 1); if (j > 0) i = j; }
+    else if (c === ';' && depth === 0) { out.push(s.slice(start, i)); start = i + 1; }
+  }
+  out.push(s.slice(start));
+  return out;
+}
+
+/** A `let` command on the error's line becomes `\let` (its arguments are then plain words). */
+function fixLet(src: string, off: number): string | undefined {
+  const ls = src.lastIndexOf('\n', off - 1) + 1;
+  const seg = src.slice(ls, Math.min(src.length, off + 3));
+  const re = /(^|[;&|({!]|\bthen|\bdo|\belse)(\s*)let(?=\s|$)/g;
+  let m: RegExpExecArray | null, at = -1;
+  while ((m = re.exec(seg))) at = m.index + m[1]!.length + m[2]!.length;
+  if (at < 0) return undefined;
+  const p = ls + at;
+  return src.slice(0, p) + '\\' + src.slice(p);
+}
+
+/** `${ cmd;}`, `${|cmd;}`, `${%}`: bash fails only when it expands them ("bad substitution"). */
+function fixBadSubst(src: string, off: number, e: ParseError): string | undefined {
+  if (!/^"\$\{/.test(e.text) && !/bad substitution|invalid parameter name|not a valid parameter|cannot combine multiple parameter expansion operators/.test(e.text)) return undefined;
+  let d = src.lastIndexOf('${', off + 1);
+  if (d < 0) return undefined;
+  let depth = 0, i = d + 2;
+  for (; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === '\\') { i++; continue; }
+    if (c === "'" ) { const j = src.indexOf("'", i + 1); if (j < 0) return undefined; i = j; continue; }
+    if (c === '{') depth++;
+    else if (c === '}') { if (depth === 0) break; depth--; }
+  }
+  if (i >= src.length) return undefined;
+  const text = src.slice(d, i + 1);
+  const name = `__hpB${++counter}`;
+  badSubst.set(name, text);
+  return src.slice(0, d) + '${' + name + '}' + '\n'.repeat(text.split('\n').length - 1) + src.slice(i + 1);
+}
+
+/** `export a-b=c`: bash's builtin reports the invalid name at run time. */
+function fixDeclName(src: string, off: number, e: ParseError): string | undefined {
+  if (!/^invalid var name/.test(e.text) || src[off] === '\\' || src.startsWith('""', off)) return undefined;
+  const end = wordEnd(src, off);
+  const text = src.slice(off, end);
+  if (end > off && /[$`]/.test(text) && !text.includes('\n')) {
+    // `local a=1 $name`: mvdan-sh takes no expansion after an assignment; the word becomes a
+    // placeholder name (`__hpD<n>`) that the builtin expands at run time
+    const name = `__hpD${++counter}`;
+    declWords.set(name, text);
+    return src.slice(0, off) + name + src.slice(end);
+  }
+  return src.slice(0, off) + '""' + src.slice(off); // `""a-b=c`: an ordinary word
+}
+
+/**
+ * Placeholder name (`__hpE<n>`) of an assignment bash rejects only when it runs → its message:
+ * `a[0]=(1 2)` ("cannot assign list to array member", the rest of the line is abandoned) and
+ * `a[0]=1 cmd` ("not a valid identifier", the command still runs).
+ */
+export const badAssigns = new Map<string, { message: string; discard: boolean }>();
+
+/**
+ * Assignments mvdan-sh rejects: `a[i]=(…)` and `a[i]+=(…)` ("arrays cannot be nested"), and
+ * in front of a command `a[i]=v` ("inline variables cannot be arrays": a placeholder, see
+ * badAssigns) or `A=(x y)` (bash passes the text `(x y)` as a plain string: the parentheses
+ * and blanks get escaped).
+ */
+function fixArrayAssign(src: string, off: number, e: ParseError): string | undefined {
+  const nested = /^arrays cannot be nested/.test(e.text);
+  if (!nested && !/^inline variables cannot be arrays/.test(e.text)) return undefined;
+  let start = off;
+  if (nested) {
+    // off is at `(`: back over `=`/`+=`, `[…]` and the name
+    let j = off - 1;
+    if (src[j] !== '=') return undefined;
+    j--;
+    if (src[j] === '+') j--;
+    if (src[j] !== ']') return undefined;
+    const ls = src.lastIndexOf('\n', j) + 1;
+    const open = src.lastIndexOf('[', j);
+    if (open < ls) return undefined;
+    start = open;
+    while (start > ls && /[A-Za-z0-9_]/.test(src[start - 1]!)) start--;
+  }
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]\n]*\])?(\+?=)/.exec(src.slice(start, start + 400));
+  if (!m) return undefined;
+  const vstart = start + m[0].length;
+  let vend: number;
+  if (src[vstart] === '(') {
+    vend = firstUnbalanced(src, vstart + 1);
+    if (vend < 0 || src.slice(vstart, vend).includes('\n')) return undefined;
+  } else vend = wordEnd(src, vstart);
+  const name = `__hpE${++counter}`;
+  if (m[2]) {
+    const message = src[vstart] === '(' ? `${m[1]}${m[2]}: cannot assign list to array member` : `\`${m[1]}${m[2]}': not a valid identifier`;
+    badAssigns.set(name, { message, discard: src[vstart] === '(' });
+    return src.slice(0, start) + name + '=' + src.slice(vend);
+  }
+  if (src[vstart] !== '(') return undefined;
+  // `A=(x y) cmd`: the value is the text itself
+  let esc = '';
+  const inner = src.slice(vstart, vend);
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i]!;
+    if (c === '\\') { esc += c + (inner[i + 1] ?? ''); i++; continue; }
+    if (c === "'" || c === '"' || c === '`' || (c === '$' && (inner[i + 1] === '(' || inner[i + 1] === '{'))) {
+      const k = wordEnd(inner, i);
+      if (k <= i) return undefined;
+      // copy the quoted/expansion run up to the next unquoted blank or operator
+      esc += inner.slice(i, k);
+      i = k - 1;
+      continue;
+    }
+    esc += /[\s;&|<>()]/.test(c) ? '\\' + c : c;
+  }
+  return src.slice(0, vstart) + esc + src.slice(vend);
+}
+
+/** Placeholder name (`__hpD<n>`) → original text of a declaration builtin's argument word. */
+export const declWords = new Map<string, string>();
+
+/** End of the shell word starting at `i` (quotes, `$(…)`, `${…}` and backquotes skipped), or `i` if unsure. */
+function wordEnd(src: string, i: number): number {
+  const start = i;
+  let depth = 0;
+  for (; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === '\\') { i++; continue; }
+    if (c === "'") { const j = src.indexOf("'", i + 1); if (j < 0) return start; i = j; continue; }
+    if (c === '"') {
+      for (i++; i < src.length && src[i] !== '"'; i++) if (src[i] === '\\') i++;
+      if (i >= src.length) return start;
+      continue;
+    }
+    if (c === '`') { const j = src.indexOf('`', i + 1); if (j < 0) return start; i = j; continue; }
+    if (c === '$' && (src[i + 1] === '(' || src[i + 1] === '{')) { depth++; i++; continue; }
+    if (depth > 0) { if (c === '(' || c === '{') depth++; else if (c === ')' || c === '}') depth--; continue; }
+    if (/[\s;&|<>()]/.test(c)) break;
+  }
+  return depth === 0 ? i : start;
+}
+
+// ---- run time -------------------------------------------------------------------------------
+
+const textWords = new Map<string, Word | null>();
+
+/**
+ * Arithmetic text as a word to expand like a here-document body (`$…`, `` `…` `` and `\` are
+ * special), with the double quotes removed as bash does; null when it needs no expansion or
+ * does not parse.
+ */
+export function arithTextWord(text: string): Word | null {
+  let w = textWords.get(text);
+  if (w !== undefined) return w;
+  w = null;
+  if (/[$`"\\]/.test(text)) {
+    const d = '__HPATCH_ARITH_TEXT__';
+    try {
+      const f = parse(toUtf8(`: <<${d}\n${text}\n${d}\n`), false);
+      const h = f.Stmts[0]?.Redirs[0]?.Hdoc;
+      if (h) w = { ...h, Parts: h.Parts.map((p) => (p.type === 'Lit' ? { ...p, Value: p.Value.replace(/"/g, '') } : p)) };
+    } catch { /* evaluated as it is: a syntax error */ }
+  }
+  if (textWords.size > 500) textWords.clear();
+  textWords.set(text, w);
+  return w;
+}

@@ -1,0 +1,125 @@
+// `bin/hpatch-router interp` (issue 4 cold start): the launcher starts the interpreter from the
+// startup snapshot dist/interp.blob when its stamp matches this node binary, CPU and an empty
+// NODE_OPTIONS, else from the code-cache bundle; both behave exactly like the CLI. Needs `make build`.
+import { expect } from 'chai';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../support/codex-cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+const LAUNCHER = join(PROJECT_ROOT, 'bin', 'hpatch-router');
+const DIST = join(PROJECT_ROOT, 'dist');
+const baseEnv = (): NodeJS.ProcessEnv => {
+  const env = { ...process.env };
+  delete env['NODE_OPTIONS'];
+  delete env['GLIBC_TUNABLES'];
+  return env;
+};
+
+function run(bin: string, args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): SpawnSyncReturns<string> {
+  return spawnSync(bin, ['interp', ...args], { input: opts.input ?? '', encoding: 'utf8', timeout: 30_000, env: opts.env ?? baseEnv(), cwd: opts.cwd ?? PROJECT_ROOT });
+}
+
+/** How the launcher started node: the interpreter's own command line, read through /proc. */
+function startedWith(bin: string, env?: NodeJS.ProcessEnv): string {
+  return run(bin, ['-c', 'tr "\\0" " " </proc/$$/cmdline'], env ? { env } : {}).stdout;
+}
+
+/** A copy of the install layout under `root` (dist files symlinked, the stamp copied with its mtime). */
+function layout(root: string, stamp?: (text: string) => string): string {
+  mkdirSync(join(root, 'bin'), { recursive: true });
+  mkdirSync(join(root, 'dist'));
+  copyFileSync(LAUNCHER, join(root, 'bin', 'hpatch-router'));
+  for (const f of ['interp.cjs', 'interp-launch.cjs', 'interp.blob']) symlinkSync(join(DIST, f), join(root, 'dist', f));
+  const text = readFileSync(join(DIST, 'interp.blob.stamp'), 'utf8');
+  writeFileSync(join(root, 'dist', 'interp.blob.stamp'), stamp ? stamp(text) : text);
+  const t = spawnSync('touch', ['-r', join(DIST, 'interp.blob.stamp'), join(root, 'dist', 'interp.blob.stamp')]);
+  expect(t.status).to.equal(0);
+  return join(root, 'bin', 'hpatch-router');
+}
+
+describe('bin/hpatch-router interp (launcher)', function () {
+  this.timeout(120_000);
+
+  before(function () {
+    if (!existsSync(join(DIST, 'interp-launch.cjs'))) throw new Error('dist/interp-launch.cjs is missing: run make build');
+    // make build prints why when the snapshot could not be built; on this project's machines it must be.
+    if (!existsSync(join(DIST, 'interp.blob')) || !existsSync(join(DIST, 'interp.blob.stamp'))) throw new Error('dist/interp.blob is missing: see the warning of scripts/build-interp.mjs');
+  });
+
+  it('starts from the startup snapshot, with the node binary that built it', () => {
+    const stamp = readFileSync(join(DIST, 'interp.blob.stamp'), 'utf8').split('\n');
+    expect(startedWith(LAUNCHER)).to.match(new RegExp(`^${stamp[0]} --no-rehash-snapshot --snapshot-blob \\S*/interp\\.blob -- -c `));
+  });
+
+  it('also through a symlink to the launcher (make install)', () => {
+    const t = tempDir('launcher');
+    try {
+      symlinkSync(LAUNCHER, join(t.dir, 'hpatch-router'));
+      expect(startedWith(join(t.dir, 'hpatch-router'))).to.contain(`--snapshot-blob ${DIST}/interp.blob -- `);
+    } finally { t.cleanup(); }
+  });
+
+  it('keeps the CLI semantics: $0 and arguments, stdin, stdout and stderr, exit status, parse errors', () => {
+    const r = run(LAUNCHER, ['-c', 'read -r l; echo "$0|$1|$#|$l"; cat; echo err >&2; exit 7', 'me', 'a b', 'c'], { input: 'one\ntwo\n' });
+    expect([r.stdout, r.stderr, r.status]).to.deep.equal(['me|a b|2|one\ntwo\n', 'err\n', 7]);
+    // the same as the code-cache bundle, case by case
+    const cases: [string[], string][] = [
+      [['-c', 'echo first\nif true; then echo x'], ''],
+      [['--posix', '-c', 'echo ok; a=(1 2)'], ''],
+      [['-e', '-c', 'false; echo no'], ''],
+      [['-o', 'nosuchopt', '-c', ':'], ''],
+      [['--', '-c'], ''],
+      [[], 'echo from stdin $((6 * 7)) | tr a-z A-Z\n'],
+      [['-c', "trap 'echo caught TERM' TERM; kill $$; echo after"], ''],
+    ];
+    for (const [args, input] of cases) {
+      const a = run(LAUNCHER, args, { input });
+      const b = spawnSync(process.execPath, [join(DIST, 'interp-launch.cjs'), ...args], { input, encoding: 'utf8', timeout: 30_000, env: baseEnv(), cwd: PROJECT_ROOT });
+      expect([a.stdout, a.stderr, a.status], args.join(' ')).to.deep.equal([b.stdout, b.stderr, b.status]);
+    }
+  });
+
+  it('sees the same per-process state as the code-cache path (nothing frozen into the blob)', () => {
+    const t = tempDir('launcher');
+    try {
+      const script = 'echo "$PWD|$HOME|$X|${#PATH}|$SHLVL|$(umask)|$BASHPID=$$|$PPID"; [ -t 0 ] && echo tty || echo notty; env | grep -c -e GLIBC_TUNABLES -e HPATCH_INTERP_TUNABLES';
+      const env = { ...baseEnv(), X: 'from-env', HOME: t.dir };
+      const snap = run(LAUNCHER, ['-c', script], { env, cwd: t.dir });
+      const cc = spawnSync(process.execPath, [join(DIST, 'interp-launch.cjs'), '-c', script], { encoding: 'utf8', env, cwd: t.dir, input: '' });
+      const strip = (s: string): string => s.replace(/\|\d+=\d+\|\d+\n/, '|PIDS\n');
+      expect(snap.stdout).to.match(new RegExp(`^${t.dir}\\|${t.dir}\\|from-env\\|\\d+\\|\\d+\\|\\d+\\|(\\d+)=\\1\\|${process.pid}\\nnotty\\n0\\n$`));
+      expect(strip(snap.stdout)).to.equal(strip(cc.stdout));
+    } finally { t.cleanup(); }
+  });
+
+  it('keeps no variable of the build environment in the blob (mvdan-sh copies process.env at init)', () => {
+    const path = process.env['PATH'];
+    expect(path, 'PATH').to.be.a('string').and.have.length.above(4);
+    expect(readFileSync(join(DIST, 'interp.blob')).includes(Buffer.from(path!))).to.equal(false);
+  });
+
+  it('leaves a GLIBC_TUNABLES of the caller alone', () => {
+    const r = run(LAUNCHER, ['-c', 'echo "$GLIBC_TUNABLES"; tr "\\0" " " </proc/$$/cmdline'], { env: { ...baseEnv(), GLIBC_TUNABLES: 'glibc.malloc.check=0' } });
+    expect(r.stdout).to.match(/^glibc\.malloc\.check=0\n\S+ (\S+ )*--snapshot-blob /);
+  });
+
+  it('falls back to the code cache when NODE_OPTIONS is set, or the stamp does not match the node binary or CPU', () => {
+    const t = tempDir('launcher');
+    try {
+      expect(startedWith(LAUNCHER, { ...baseEnv(), NODE_OPTIONS: '--no-warnings' })).to.match(/^\S*node \S*\/dist\/interp-launch\.cjs -c /);
+      const same = layout(join(t.dir, 'same'));
+      expect(startedWith(same)).to.contain(' --snapshot-blob ');
+      const cpu = layout(join(t.dir, 'cpu'), (s) => s.replace(/\n[^\n]*\n$/, '\ncpu:type:other\n'));
+      expect(startedWith(cpu)).to.match(/^\S*node \S*\/interp-launch\.cjs -c /);
+      const node = layout(join(t.dir, 'node'), (s) => s.replace(/^[^\n]*/, '/nonexistent/node'));
+      expect(startedWith(node)).to.match(/^\S*node \S*\/interp-launch\.cjs -c /);
+      const stale = layout(join(t.dir, 'stale'));
+      expect(spawnSync('touch', [join(t.dir, 'stale', 'dist', 'interp.blob.stamp')]).status).to.equal(0);
+      expect(startedWith(stale)).to.match(/^\S*node \S*\/interp-launch\.cjs -c /);
+      const r = run(stale, ['-c', 'echo "$0|$1"; exit 3', 'n', 'v']);
+      expect([r.stdout, r.status]).to.deep.equal(['n|v\n', 3]);
+    } finally { t.cleanup(); }
+  });
+});
