@@ -569,31 +569,36 @@ function statusArg(sh: Shell, a: string | undefined, name: string): number | str
 def(['exit'], async (sh, args) => {
   const v = statusArg(sh, args[1], 'exit');
   if (typeof v === 'string') { await sh.err(v); throw new ExitSignal(2); }
-  if (args.length > 2) { await errOut(sh, 'exit', 'too many arguments'); return 1; }
+  if (args.length > 2) throw new DiscardError('exit: too many arguments', 1, true);
   throw new ExitSignal(v);
 });
 def(['return'], async (sh, args) => {
   const v = statusArg(sh, args[1], 'return');
   if (typeof v === 'string') { await sh.err(v); throw new ReturnSignal(2); }
+  if (args.length > 2) throw new DiscardError('return: too many arguments', 1, true);
   if (sh.funcDepth === 0 && !sh.sourcing) { await errOut(sh, 'return', "can only `return' from a function or sourced script"); return 2; }
   throw new ReturnSignal(v);
 });
 for (const kind of ['break', 'continue'] as const) {
   def([kind], async (sh, args) => {
     let n = 1;
-    if (args[1] !== undefined) {
-      if (!/^\d+$/.test(args[1])) { await errOut(sh, kind, `${args[1]}: numeric argument required`); throw new ExitSignal(128); }
-      n = Number(args[1]);
-      if (n < 1) { await errOut(sh, kind, `${args[1]}: loop count out of range`); return 1; }
-    }
     if (sh.loopDepth === 0) { await errOut(sh, kind, "only meaningful in a `for', `while', or `until' loop"); return 0; }
+    if (args[1] !== undefined) {
+      if (!/^\s*[-+]?\d+\s*$/.test(args[1])) { await errOut(sh, kind, `${args[1]}: numeric argument required`); throw new ExitSignal(128); }
+      if (args.length > 2) throw new DiscardError(`${kind}: too many arguments`, 1, true);
+      n = Number(args[1]);
+      // (bash then leaves every enclosing loop)
+      if (n < 1) { await errOut(sh, kind, `${args[1]}: loop count out of range`); throw new LoopSignal('break', sh.loopDepth, 1); }
+    }
     throw new LoopSignal(kind, Math.min(n, sh.loopDepth));
   });
 }
 
 def(['shift'], async (sh, args) => {
-  const n = args[1] === undefined ? 1 : Number(args[1]);
-  if (!Number.isInteger(n) || n < 0) { await errOut(sh, 'shift', `${args[1]}: numeric argument required`); return 1; }
+  const n = args[1] === undefined ? 1 : /^\s*[-+]?\d+\s*$/.test(args[1]) ? Number(args[1]) : NaN;
+  if (!Number.isInteger(n)) { await errOut(sh, 'shift', `${args[1]}: numeric argument required`); return 1; }
+  if (n < 0) { await errOut(sh, 'shift', `${args[1]}: shift count out of range`); return 1; }
+  if (args.length > 2) throw new DiscardError('shift: too many arguments', 1, true);
   if (n > sh.params.length) return 1;
   sh.params = sh.params.slice(n);
   return 0;
@@ -869,13 +874,28 @@ const longOpts: Record<string, string> = {
   noclobber: 'noclobber', allexport: 'allexport', verbose: 'verbose', posix: 'posix',
 };
 const fakeOpts = ['braceexpand', 'emacs', 'functrace', 'hashall', 'histexpand', 'history', 'ignoreeof', 'interactive-comments', 'keyword', 'monitor', 'nolog', 'notify', 'onecmd', 'physical', 'privileged', 'vi'];
-const fakeState = new Map<string, boolean>([['braceexpand', true], ['hashall', true], ['interactive-comments', true]]);
+export const longOptNames = [...Object.keys(longOpts), ...fakeOpts];
+export const fakeState = new Map<string, boolean>([['braceexpand', true], ['hashall', true], ['interactive-comments', true]]);
+/** State of a `set -o` option by its long name. */
+export function longOptOn(sh: Shell, name: string): boolean {
+  return name in longOpts ? !!(sh.opts as unknown as Record<string, boolean>)[longOpts[name]!] : fakeState.get(name) ?? false;
+}
+/** `$SHELLOPTS`: the enabled `set -o` options. */
+export function shellOptsString(sh: Shell): string {
+  return [...Object.keys(longOpts), ...fakeOpts].filter((n) => longOptOn(sh, n)).sort().join(':');
+}
+export function setLongOpt(sh: Shell, name: string, on: boolean): void {
+  if (name in longOpts) { (sh.opts as unknown as Record<string, boolean>)[longOpts[name]!] = on; return; }
+  fakeState.set(name, on);
+  if (on && name === 'vi') fakeState.set('emacs', false); // the editing modes exclude each other
+  if (on && name === 'emacs') fakeState.set('vi', false);
+}
 
 def(['set'], async (sh, args) => {
   if (args.length === 1) {
     for (const n of sh.varNames().sort()) {
       const v = sh.getVarRaw(n)!;
-      await out(sh, `${n}=${v.arr || v.assoc ? sh.declareLine(n).replace(/^declare -\S+ [^=]+=/, '') : shQuoteValue(v.str ?? '')}\n`);
+      await out(sh, `${n}=${v.arr || v.assoc ? sh.declareLine(n).replace(/^declare -\S+ [^=]+=/, '') : shQuoteValue((n === 'SHELLOPTS' || n === 'BASHOPTS' ? sh.specialOrVar(n) : v.str) ?? '')}\n`);
     }
     return 0;
   }
@@ -893,13 +913,12 @@ def(['set'], async (sh, args) => {
         if (name === undefined) {
           const all = [...Object.keys(longOpts), ...fakeOpts].sort();
           for (const o of all) {
-            const on = o in longOpts ? (sh.opts as unknown as Record<string, boolean>)[longOpts[o]!] : fakeState.get(o) ?? false;
+            const on = longOptOn(sh, o);
             await out(sh, enable ? `${o.padEnd(15)}\t${on ? 'on' : 'off'}\n` : `set ${on ? '-' : '+'}o ${o}\n`);
           }
           continue;
         }
-        if (name in longOpts) (sh.opts as unknown as Record<string, boolean>)[longOpts[name]!] = enable;
-        else if (fakeOpts.includes(name)) fakeState.set(name, enable);
+        if (name in longOpts || fakeOpts.includes(name)) setLongOpt(sh, name, enable);
         else { await errOut(sh, 'set', `${name}: invalid option name`); return 2; }
         continue;
       }
@@ -914,7 +933,7 @@ def(['set'], async (sh, args) => {
   return 0;
 });
 
-const shoptNames = ['autocd', 'assoc_expand_once', 'cdable_vars', 'cdspell', 'checkhash', 'checkjobs', 'checkwinsize', 'cmdhist', 'compat31', 'compat32', 'compat40', 'compat41', 'compat42', 'compat43', 'compat44', 'complete_fullquote', 'direxpand', 'dirspell', 'dotglob', 'execfail', 'expand_aliases', 'extdebug', 'extglob', 'extquote', 'failglob', 'force_fignore', 'globasciiranges', 'globskipdots', 'globstar', 'gnu_errfmt', 'histappend', 'histreedit', 'histverify', 'hostcomplete', 'huponexit', 'inherit_errexit', 'interactive_comments', 'lastpipe', 'lithist', 'localvar_inherit', 'localvar_unset', 'login_shell', 'mailwarn', 'no_empty_cmd_completion', 'nocaseglob', 'nocasematch', 'noexpand_translation', 'nullglob', 'patsub_replacement', 'progcomp', 'progcomp_alias', 'promptvars', 'restricted_shell', 'shift_verbose', 'sourcepath', 'varredir_close', 'xpg_echo'];
+export const shoptNames = ['autocd', 'assoc_expand_once', 'cdable_vars', 'cdspell', 'checkhash', 'checkjobs', 'checkwinsize', 'cmdhist', 'compat31', 'compat32', 'compat40', 'compat41', 'compat42', 'compat43', 'compat44', 'complete_fullquote', 'direxpand', 'dirspell', 'dotglob', 'execfail', 'expand_aliases', 'extdebug', 'extglob', 'extquote', 'failglob', 'force_fignore', 'globasciiranges', 'globskipdots', 'globstar', 'gnu_errfmt', 'histappend', 'histreedit', 'histverify', 'hostcomplete', 'huponexit', 'inherit_errexit', 'interactive_comments', 'lastpipe', 'lithist', 'localvar_inherit', 'localvar_unset', 'login_shell', 'mailwarn', 'no_empty_cmd_completion', 'nocaseglob', 'nocasematch', 'noexpand_translation', 'nullglob', 'patsub_replacement', 'progcomp', 'progcomp_alias', 'promptvars', 'restricted_shell', 'shift_verbose', 'sourcepath', 'varredir_close', 'xpg_echo'];
 def(['shopt'], async (sh, args) => {
   let mode: 's' | 'u' | '' = '', quiet = false, print = false, oMode = false;
   const names: string[] = [];
@@ -923,10 +942,17 @@ def(['shopt'], async (sh, args) => {
     names.push(a);
   }
   if (oMode) {
+    // `set -o` options: bash reports a bad name but -s/-u still succeed
     let st = 0;
-    for (const n of names) {
-      if (!(n in longOpts)) { await errOut(sh, 'shopt', `${n}: invalid option name`); st = 1; continue; }
-      if (mode) (sh.opts as unknown as Record<string, boolean>)[longOpts[n]!] = mode === 's';
+    const list = names.length ? names : [...Object.keys(longOpts), ...fakeOpts].sort();
+    for (const n of list) {
+      if (!(n in longOpts) && !fakeOpts.includes(n)) { await errOut(sh, 'shopt', `${n}: invalid option name`); if (!mode) st = 1; continue; }
+      if (mode && names.length) { setLongOpt(sh, n, mode === 's'); continue; }
+      const on = longOptOn(sh, n);
+      if (mode && !names.length && (mode === 's') !== on) continue;
+      if (quiet) { if (!on) st = 1; continue; }
+      await out(sh, print ? `set ${on ? '-' : '+'}o ${n}\n` : `${n.padEnd(15)}\t${on ? 'on' : 'off'}\n`);
+      if (!on && names.length) st = 1;
     }
     return st;
   }

@@ -5,10 +5,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isatty } from 'node:tty';
 import { constants as osConstants } from 'node:os';
-import { parseScript } from './reparse.ts';
+import { parseScript, type DeferredParseError, type ParsedScript } from './reparse.ts';
 import { Shell, toBytes, fromBytes, optionLetters, setScriptRunner, signalListeners, type Options } from './runner.ts';
 import { inheritedFd, pendingBlockingOps } from './io.ts';
 import { setUtf8Locale } from './expand.ts';
+import { fakeState, longOptNames, setLongOpt, shoptNames } from './builtins.ts';
 
 export interface RunOptions {
   posix?: boolean;
@@ -24,6 +25,8 @@ export interface RunOptions {
   procGroups?: boolean;
   /** The script came from -c (affects error-message names inside functions, like bash). */
   cMode?: boolean;
+  /** `shopt` options to turn on (true) or off (false) at startup (`-O`/`+O`). */
+  shopts?: Map<string, boolean>;
 }
 
 /** Builds a shell with the process-like initial state. */
@@ -31,6 +34,12 @@ export function newShell(o: RunOptions = {}): Shell {
   const sh = new Shell();
   sh.opts.posix = !!o.posix;
   if (o.opts) Object.assign(sh.opts, o.opts);
+  if (o.opts?.interactive) {
+    // (no job control, history or prompts here: just the visible option state of `bash -i`)
+    for (const n of ['emacs', 'history', 'histexpand']) setLongOpt(sh, n, true);
+    sh.shopt.add('expand_aliases');
+  }
+  for (const [n, on] of o.shopts ?? []) if (on) sh.shopt.add(n); else sh.shopt.delete(n);
   const env = o.env ?? process.env;
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined || !/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(k)) continue;
@@ -57,6 +66,12 @@ export function newShell(o: RunOptions = {}): Shell {
   if (!g.has('HOSTTYPE')) g.set('HOSTTYPE', { str: 'x86_64' });
   if (!g.has('MACHTYPE')) g.set('MACHTYPE', { str: 'x86_64-pc-linux-gnu' });
   g.set('OPTERR', { str: '1' });
+  // SHELLOPTS/BASHOPTS: readonly, computed on use; from the environment they turn options on
+  for (const [k, set] of [['SHELLOPTS', (n: string) => { if (longOptNames.includes(n)) setLongOpt(sh, n, true); }], ['BASHOPTS', (n: string) => { if (shoptNames.includes(n)) sh.shopt.add(n); }]] as const) {
+    const fromEnv = env[k];
+    if (fromEnv !== undefined) for (const n of fromEnv.split(':')) set(n);
+    g.set(k, { str: '', readonly: true, exported: fromEnv !== undefined });
+  }
   g.set('BASH', { str: fs.existsSync('/usr/bin/bash') ? '/usr/bin/bash' : '/bin/bash' });
   const loc = env['LC_ALL'] || env['LC_CTYPE'] || env['LANG'] || '';
   setUtf8Locale(/utf-?8/i.test(loc));
@@ -98,10 +113,30 @@ export interface ScriptResult { status: number }
 export async function runScript(src: Buffer, o: RunOptions = {}): Promise<number> {
   const name = o.name ?? 'bash';
   const parsed = parseScript(src.toString('latin1'), !!o.posix);
+  if (refusable(parsed)) return refuseSyntaxError(parsed.error!, name, (m) => fs.writeSync(o.fds?.[2] ?? 2, m));
   const sh = newShell(o);
   sh.cMode = o.cMode ?? true;
   sh.setSource(parsed.src, name);
   return sh.runFile(parsed.file, parsed.error);
+}
+
+/**
+ * A script given to the interpreter (CLI or runScript) that has a syntax error is refused before
+ * any of it runs — `NAME: LINE:COL: message`, status 2 (issue 4) — so a model's half-written
+ * script never half-runs. (`eval`, `source` and `#!`-less scripts run as commands keep bash's
+ * behaviour: the lines before the error run first.)
+ */
+/**
+ * Whether the syntax error is definitive. A script that turns on alias expansion may only parse
+ * after aliases are expanded line by line (an alias can hold `for … do`), so it runs like bash.
+ */
+function refusable(p: ParsedScript): boolean {
+  return p.error !== undefined && !p.src.includes('expand_aliases');
+}
+
+function refuseSyntaxError(e: DeferredParseError, name: string, write: (m: string) => unknown): number {
+  write(`${name}: ${e.err.line}:${e.err.col}: ${e.err.text}\n`);
+  return 2;
 }
 
 function usage(): number {
@@ -115,10 +150,19 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
   let name = 'bash';
   const opts: Partial<Options> = {};
   let i = 0;
-  let cmdMode = false;
+  let cmdMode = false, stdinMode = false;
+  const shopts = new Map<string, boolean>();
   for (; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--posix') { posix = true; continue; }
+    if (a === '-') { i++; break; }
+    if (a === '-O' || a === '+O') {
+      const o = argv[++i];
+      if (o === undefined) return usage();
+      if (!shoptNames.includes(o)) { process.stderr.write(`${posix ? 'sh' : 'bash'}: ${o}: invalid shell option name\n`); return 2; }
+      shopts.set(o, a[0] === '-');
+      continue;
+    }
     // startup-file options: there are no startup files to read (a login shell reads none either)
     if (a === '--norc' || a === '--noprofile' || a === '--login' || a === '--noediting') continue;
     if ((a === '--rcfile' || a === '--init-file') && i + 1 < argv.length) { i++; continue; }
@@ -127,8 +171,9 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
     if (a === '-o' || a === '+o') {
       const o = argv[++i];
       if (o === undefined) return usage();
-      if (['errexit', 'nounset', 'xtrace', 'pipefail', 'noglob', 'noexec', 'noclobber', 'allexport', 'verbose'].includes(o)) (opts as Record<string, boolean>)[o] = a[0] === '-';
+      if (['errexit', 'nounset', 'xtrace', 'pipefail', 'noglob', 'noexec', 'noclobber', 'allexport', 'verbose', 'errtrace'].includes(o)) (opts as Record<string, boolean>)[o] = a[0] === '-';
       else if (o === 'posix') posix = a[0] === '-';
+      else if (longOptNames.includes(o)) fakeState.set(o, a[0] === '-');
       else { process.stderr.write(`interp: ${o}: invalid option name\n`); return 2; }
       continue;
     }
@@ -136,7 +181,9 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
       let ok = true;
       for (const c of a.slice(1)) {
         if (c === 'c') { cmdMode = true; continue; }
-        if (c === 'l') continue; // login shell: no startup files here
+        if (c === 'l') { shopts.set('login_shell', true); continue; } // login shell: no startup files here
+        if (c === 'i') { opts.interactive = a[0] === '-'; continue; }
+        if (c === 's') { stdinMode = true; continue; }
         const o = optionLetters[c];
         if (o) (opts as Record<string, boolean>)[o] = a[0] === '-'; else ok = false;
       }
@@ -150,9 +197,9 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
     if (rest.length === 0) { process.stderr.write('interp: -c: option requires an argument\n'); return 2; }
     script = Buffer.from(rest[0]!, 'utf8');
     name = rest[1] ?? (posix ? 'sh' : 'bash');
-    return run(script, name, rest.slice(2).map(toBytes), posix, opts, true);
+    return run(script, name, rest.slice(2).map(toBytes), posix, opts, true, shopts);
   }
-  if (rest.length === 0) {
+  if (rest.length === 0 || stdinMode) {
     // script from stdin
     const chunks: Buffer[] = [];
     const buf = Buffer.alloc(65536);
@@ -162,7 +209,7 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
       if (n === 0) break;
       chunks.push(Buffer.from(buf.subarray(0, n)));
     }
-    return run(Buffer.concat(chunks), posix ? 'sh' : 'bash', [], posix, opts);
+    return run(Buffer.concat(chunks), posix ? 'sh' : 'bash', rest.map(toBytes), posix, opts, false, shopts);
   }
   const file = rest[0]!;
   try {
@@ -171,12 +218,20 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${posix ? 'sh' : 'bash'}: ${file}: ${e.code === 'ENOENT' ? 'No such file or directory' : e.message}\n`);
     return 127;
   }
-  return run(script, file, rest.slice(1).map(toBytes), posix, opts);
+  // bash's check_binary_file: a NUL before the first newline of the first 80 bytes
+  const head = script.subarray(0, 80);
+  const nl = head.indexOf(10);
+  if (head.subarray(0, nl < 0 ? head.length : nl).includes(0)) {
+    process.stderr.write(`${file}: ${file}: cannot execute binary file\n`);
+    return 126;
+  }
+  return run(script, file, rest.slice(1).map(toBytes), posix, opts, false, shopts);
 }
 
-async function run(script: Buffer, name: string, params: string[], posix: boolean, opts: Partial<Options>, cMode = false): Promise<number> {
-  const o: RunOptions = { posix, name: toBytes(name), params, opts };
+async function run(script: Buffer, name: string, params: string[], posix: boolean, opts: Partial<Options>, cMode = false, shopts?: Map<string, boolean>): Promise<number> {
+  const o: RunOptions = { posix, name: toBytes(name), params, opts, shopts };
   const parsed = parseScript(script.toString('latin1'), posix);
+  if (refusable(parsed)) return refuseSyntaxError(parsed.error!, name, (m) => process.stderr.write(m));
   const sh = newShell(o);
   sh.cMode = cMode;
   sh.setSource(parsed.src, name);

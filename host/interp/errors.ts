@@ -10,10 +10,14 @@ export class ShellError extends Error {
  * and goes on with the next one (its jump_to_top_level(DISCARD)). A subshell exits instead.
  */
 export class DiscardError extends ShellError {
-  constructor(message: string, status = 1) { super(message, status, false); }
+  /** `hard`: bash's top_level_cleanup() first (builtins given too many arguments): see DiscardSignal. */
+  constructor(message: string, status = 1, readonly hard = false) { super(message, status, false); }
 }
-/** Unwinds to the nearest top-level line (file, `source`, `eval`, trap) or subshell. */
-export class DiscardSignal { constructor(readonly status: number) {} }
+/**
+ * Unwinds to the nearest top-level line (file, `source`, `eval`, trap) or subshell. A `hard`
+ * one also ends `eval`, `source` and a `-c` string, and only a script file goes on with its next line.
+ */
+export class DiscardSignal { constructor(readonly status: number, readonly hard = false) {} }
 export class ExitSignal { constructor(readonly status: number) {} }
 export class ReturnSignal { constructor(readonly status: number) {} }
-export class LoopSignal { constructor(readonly kind: 'break' | 'continue', public levels: number) {} }
+export class LoopSignal { constructor(readonly kind: 'break' | 'continue', public levels: number, readonly status = 0) {} }

@@ -30,7 +30,7 @@ export function lookPath(sh: Shell, name: string, remember = false): Found {
     const p = path.resolve(sh.cwd, name);
     const b = Buffer.from(p, 'latin1');
     let st: fs.Stats;
-    try { st = fs.statSync(b); } catch { return { error: 'No such file or directory', status: 127 }; }
+    try { st = fs.statSync(b); } catch (e: any) { return e?.code === 'ENAMETOOLONG' ? { error: 'File name too long', status: 126 } : { error: 'No such file or directory', status: 127 }; }
     if (st.isDirectory()) return { error: 'Is a directory', status: 126 };
     try { fs.accessSync(b, fs.constants.X_OK); } catch { return { error: 'Permission denied', status: 126 }; }
     return { path: p, status: 0 };

@@ -343,6 +343,11 @@ function replParts(pe: ParamExp): { orig: Word | null; with: Word | null } {
 const NO_SYNC = !!process.env['HPATCH_INTERP_NOSYNC'];
 /** Unquoted literal text that expands to itself as a single field (no escapes, tilde, braces, glob characters). */
 const plainLit = (v: string): boolean => v !== '' && !/[\\~{*?[(]/.test(v);
+/** Whether `s` contains one of the characters of `set`. */
+function hasChar(s: string, set: string): boolean {
+  for (let i = 0; i < s.length; i++) if (set.includes(s[i]!)) return true;
+  return false;
+}
 
 export interface ParamResult { vals: string[]; list: boolean; star: boolean; word?: Word | null }
 
@@ -777,6 +782,11 @@ export class Expander {
   private lookup(name: string, indexWord: string | undefined): { vals: string[]; list: boolean; star: boolean; isSet: boolean } {
     const sh = this.sh;
     if (badSubst.size && badSubst.has(name)) throw new DiscardError(`${badSubst.get(name)}: bad substitution`);
+    if (indexWord === undefined && sh.getVarRaw(name)?.nameref) {
+      // a nameref to `a[@]` expands like "${a[@]}"
+      const t = sh.refTarget(name, false);
+      if (t && (t[1] === '@' || t[1] === '*')) { name = t[0]; indexWord = t[1]; }
+    }
     if (name === '@' || name === '*') {
       const vals = sh.params.slice();
       return { vals, list: true, star: name === '*', isSet: vals.length > 0 };
@@ -898,6 +908,19 @@ export class Expander {
     for (const w0 of words) {
       const p0 = w0.Parts.length === 1 ? w0.Parts[0]! : undefined;
       if (p0 && p0.type === 'Lit' && plainLit(p0.Value)) { out.push(p0.Value); continue; }
+      if (p0 && p0.type === 'ParamExp') {
+        // a lone unquoted parameter: one field when its value has nothing to split or glob
+        const r = this.paramSync(p0);
+        const fb = new FieldBuilder(this.ifs());
+        if (!r.list) {
+          const s = r.vals[0] ?? '';
+          if (s === '') continue;
+          if (!hasChar(s, fb.ifs) && (this.sh.opts.noglob || !hasMeta(s, this.sh.shopt.has('extglob')))) { out.push(s); continue; }
+        }
+        this.emitParam(r, fb, false);
+        this.globFields(fb, out);
+        continue;
+      }
       const ws = this.sh.posix ? [w0] : braceExpand(w0);
       for (const w of ws) {
         const fb = new FieldBuilder(this.ifs());
@@ -910,15 +933,48 @@ export class Expander {
 
   /** literal() without awaiting; only when canSync(w). */
   literalSync(w: Word, tilde: 'first' | 'assign' | 'none' = 'first'): string {
-    const p0 = w.Parts.length === 1 ? w.Parts[0]! : undefined;
-    if (p0 && p0.type === 'Lit' && !p0.Value.includes('\\') && (tilde === 'none' || !p0.Value.includes('~'))) return p0.Value;
+    const parts = w.Parts;
+    // leading literal text (without escapes or tildes) and parameters with one value need no FieldBuilder
+    let out = '';
+    let i = 0;
+    for (; i < parts.length; i++) {
+      const p = parts[i]!;
+      if (p.type === 'Lit') {
+        if (p.Value.includes('\\') || (tilde !== 'none' && p.Value.includes('~'))) break;
+        out += p.Value;
+        continue;
+      }
+      if (p.type !== 'ParamExp') break;
+      const r = this.paramSync(p);
+      if (r.list) {
+        const fb = new FieldBuilder('', true);
+        fb.cur.val = out;
+        this.emitParam(r, fb, false);
+        return this.literalRest(w, i + 1, fb, tilde);
+      }
+      out += r.vals[0] ?? '';
+    }
+    if (i === parts.length) return out;
     const fb = new FieldBuilder('', true);
-    this.wordSync(w, fb, false, tilde !== 'none', tilde === 'assign');
+    fb.cur.val = out;
+    return this.literalRest(w, i, fb, tilde);
+  }
+
+  /** literalSync from part `i` on (as wordSync), `fb` holding the value of the parts before. */
+  private literalRest(w: Word, i: number, fb: FieldBuilder, tilde: 'first' | 'assign' | 'none'): string {
+    const parts = w.Parts;
+    for (; i < parts.length; i++) {
+      const p = parts[i]!;
+      if (p.type === 'Lit') this.litPart(p.Value, i === 0, parts.length === 1, fb, tilde !== 'none', tilde === 'assign');
+      else this.partSync(p, fb, false);
+    }
     return fb.fields.map((f) => f.val).join('') + fb.cur.val;
   }
 
   /** pattern() without awaiting; only when canSync(w). */
   patternSync(w: Word, rep = false): string {
+    const p0 = w.Parts.length === 1 ? w.Parts[0]! : undefined;
+    if (p0 && p0.type === 'Lit' && !p0.Value.includes('\\') && !p0.Value.includes('~')) return p0.Value;
     const fb = new FieldBuilder('', true);
     fb.bsLit = rep;
     this.wordSync(w, fb, false, true);

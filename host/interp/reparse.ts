@@ -30,6 +30,8 @@ export interface DeferredParseError {
   cond: boolean;
   /** The original mvdan-sh error. */
   err: ParseError;
+  /** POSIX mode: `message` is mvdan-sh's `L:C: text`, printed after the script name only. */
+  raw?: boolean;
   /** Offset in the (patched) source where the text not covered by `file` starts (whole lines). */
   prefixEnd?: number;
 }
@@ -96,6 +98,7 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean): Pa
     }
   }
   if (!cond && error.message.startsWith('syntax error near')) error.context = lineText(src, e.line);
+  if (posix) Object.assign(error, { message: `${e.line}:${e.col}: ${e.text}`, context: undefined, raw: true });
   const lines = src.split('\n');
   // the longest prefix of whole lines (before the error's line) that parses is what bash ran
   let budget = 400;

@@ -15,7 +15,7 @@ import { FdTable, OsFd, isSigPipe, makeFifoPath, makePipe, openFile, readAll, wr
 import { matchPattern } from './pattern.ts';
 import { parse } from './parser.ts';
 import { arithTextWord, badAssigns, parseScript, rawArith, type DeferredParseError } from './reparse.ts';
-import { builtins, specialBuiltins, declClause, readLine } from './builtins.ts';
+import { builtins, specialBuiltins, declClause, readLine, shellOptsString, fakeState } from './builtins.ts';
 import { runExternal, lookPath } from './exec.ts';
 import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from './registry.ts';
 import { evalTest, testTrace } from './test.ts';
@@ -36,6 +36,8 @@ export interface Var {
 
 export interface Options {
   errtrace?: boolean;
+  /** `bash -i`: only shows in `$-` and the option state (no prompts or job control). */
+  interactive?: boolean;
   errexit: boolean; nounset: boolean; xtrace: boolean; pipefail: boolean; noglob: boolean; noexec: boolean;
   noclobber: boolean; allexport: boolean; verbose: boolean; posix: boolean;
 }
@@ -239,13 +241,13 @@ export class Shell {
   }
 
   getVar(name: string): string | undefined {
-    const r = this.getVarRaw(name);
-    if (r?.nameref && r.str) {
+    let v = this.getVarRaw(name);
+    if (v?.nameref && v.str) {
       const t = this.refTarget(name);
       if (!t) return undefined;
       if (t[1] !== undefined) return this.getElem(t[0], this.refSubscript(t[0], t[1]));
+      v = this.getVarRaw(t[0]);
     }
-    const v = this.resolveVar(name);
     if (!v) return undefined;
     if (v.arr) return v.arr.get(0);
     if (v.assoc) return v.assoc.get('0');
@@ -272,12 +274,7 @@ export class Shell {
       case 'SECONDS': if (!this.getVarRaw('SECONDS')) return String(Math.floor((Date.now() - this.startTime) / 1000)); break;
       case 'BASHPID': return String(this.bashpid);
       case 'BASH_SUBSHELL': return String(this.subshell);
-      case 'SHELLOPTS': {
-        const o = this.opts;
-        const on = ['braceexpand', o.errexit && 'errexit', o.errtrace && 'errtrace', 'hashall', 'interactive-comments', o.allexport && 'allexport', o.noclobber && 'noclobber',
-          o.noexec && 'noexec', o.noglob && 'noglob', o.nounset && 'nounset', o.pipefail && 'pipefail', o.posix && 'posix', o.verbose && 'verbose', o.xtrace && 'xtrace'];
-        return on.filter(Boolean).sort().join(':');
-      }
+      case 'SHELLOPTS': return shellOptsString(this);
       case 'BASHOPTS': return [...this.shopt].sort().join(':');
       case 'FUNCNAME': case 'BASH_SOURCE': case 'BASH_LINENO': if (this.isStackVar(name)) return this.callStack(name)![0]; break;
       case 'BASH_COMMAND': if (!this.getVarRaw(name)) return typeof this.curCmd === 'string' ? this.curCmd : this.curCmd ? printCommand(this.curCmd[0], this.curCmd[1]) : ''; break;
@@ -295,6 +292,7 @@ export class Shell {
     if (o.errexit) s += 'e';
     if (o.noglob) s += 'f';
     s += 'h';
+    if (o.interactive) s += 'i';
     if (o.noexec) s += 'n';
     if (o.nounset) s += 'u';
     if (o.verbose) s += 'v';
@@ -302,6 +300,7 @@ export class Shell {
     s += 'B';
     if (o.noclobber) s += 'C';
     if (o.errtrace) s += 'E';
+    if (fakeState.get('histexpand')) s += 'H';
     if (this.cMode && !this.noC) s += 'c';
     return s;
   }
@@ -431,7 +430,20 @@ export class Shell {
       const v = this.scopes[i]!.get(name);
       if (v) {
         if (v.readonly) throw new ShellError(`${name}: cannot unset: readonly variable`, 1);
-        if (v.nameref && v.str) { this.unsetVar(v.str); return; }
+        if (v.nameref && v.str) {
+          const t = this.refTarget(name, false);
+          if (t && t[1] !== undefined) {
+            // a nameref to an element: unset that element
+            const a = this.resolveVar(t[0]);
+            const k = this.refSubscript(t[0], t[1]);
+            if (a?.readonly) throw new ShellError(`${t[0]}: cannot unset: readonly variable`, 1);
+            if (k === '@' || k === '*') this.unsetVar(t[0]);
+            else if (a?.assoc) a.assoc.delete(k);
+            else if (a?.arr) { let n = Number(k); if (n < 0) n += a.arr.size ? Math.max(...a.arr.keys()) + 1 : 0; a.arr.delete(n); }
+            else if (a && Number(k) === 0) a.str = undefined;
+          } else if (t) this.unsetVar(t[0]);
+          return;
+        }
         if (i > 0 && i === this.scopes.length - 1 && v.local) {
           // unsetting a local in its own scope leaves it unset but local
           this.scopes[i]!.set(name, { local: true });
@@ -517,6 +529,7 @@ export class Shell {
   declareLine(name: string): string {
     const v = this.getVarRaw(name);
     if (!v) return name === 'SHELLOPTS' || name === 'BASHOPTS' ? `declare -r ${name}=${dq(this.specialOrVar(name)!)}` : '';
+    if (name === 'SHELLOPTS' || name === 'BASHOPTS') return `declare -${this.attrString(name, true)} ${name}=${dq(this.specialOrVar(name)!)}`;
     const flags = this.attrString(name, true) || '-';
     const f = flags === '-' ? '--' : '-' + flags;
     if ((v.arr?.size === 0 || v.assoc?.size === 0) && v.declOnly) return `declare ${f} ${name}`;
@@ -552,7 +565,7 @@ export class Shell {
         if (seen.has(k)) continue;
         seen.add(k);
         if (!v.exported) continue;
-        const val = v.arr ? v.arr.get(0) : v.assoc ? undefined : v.str;
+        const val = v.arr ? v.arr.get(0) : v.assoc ? undefined : k === 'SHELLOPTS' || k === 'BASHOPTS' ? this.specialOrVar(k) : v.str;
         if (val === undefined || v.arr || v.assoc) continue;
         env[fromBytes(k)] = fromBytes(val);
       }
@@ -661,7 +674,7 @@ export class Shell {
     let st = 0;
     try {
       const deferred = { error: syntaxErr };
-      st = await this.topLevel(f.Stmts, undefined, deferred);
+      st = await this.topLevel(f.Stmts, undefined, deferred, !this.cMode);
       syntaxErr = deferred.error;
       if (syntaxErr) {
         // the lines before it ran; a `[[ ]]` error leaves the last status, any other one is 2
@@ -705,24 +718,24 @@ export class Shell {
    * DiscardError abandons only the rest of its line (statements joined by `;`/`&&`… on the
    * line where the failing one ends) and the next line still runs, with `$?` = 1.
    */
-  async topLevel(list: Stmt[], before?: (s: Stmt) => void, deferred?: { error?: DeferredParseError }): Promise<number> {
+  async topLevel(list: Stmt[], before?: (s: Stmt) => void, deferred?: { error?: DeferredParseError }, scriptFile = false): Promise<number> {
     let st = 0;
     for (let i = 0; i < list.length; i++) {
       const s = list[i]!;
       before?.(s);
       // once aliases exist, the rest is read line by line with aliases expanded on the text
-      if (this.aliases.size && this.shopt.has('expand_aliases') && this.startsLine(s.Position)) return this.runAliased(s.Position, st, deferred);
+      if (this.aliases.size && this.shopt.has('expand_aliases') && this.startsLine(s.Position)) return this.runAliased(s.Position, st, deferred, scriptFile);
       try {
         st = await this.stmt(s);
       } catch (e) {
-        if (!(e instanceof DiscardSignal)) throw e;
+        if (!(e instanceof DiscardSignal) || (e.hard && !scriptFile)) throw e;
         st = this.status = e.status;
         while (i + 1 < list.length && this.sameLine(list[i]!, list[i + 1]!)) i++;
       }
     }
     // a syntax error after the lines that ran may be alias text (`alias e='for i in 1; do echo '`)
     const pe = deferred?.error?.prefixEnd;
-    if (pe !== undefined && this.aliases.size && this.shopt.has('expand_aliases')) return this.runAliased(pe, st, deferred);
+    if (pe !== undefined && this.aliases.size && this.shopt.has('expand_aliases')) return this.runAliased(pe, st, deferred, scriptFile);
     return st;
   }
 
@@ -743,7 +756,7 @@ export class Shell {
    * (alias.ts) and then parsed. A syntax error ends the reading; it replaces `deferred.error`
    * (the caller reports it like any other), with its line counted in the whole source.
    */
-  async runAliased(start: number, st: number, deferred?: { error?: DeferredParseError }): Promise<number> {
+  async runAliased(start: number, st: number, deferred?: { error?: DeferredParseError }, scriptFile = false): Promise<number> {
     const orig = this.source;
     const base = orig.base ?? 0;
     const rd = new AliasReader(orig.src, start, (n) => (this.shopt.has('expand_aliases') ? this.aliases.get(n) : undefined));
@@ -769,7 +782,7 @@ export class Shell {
           try {
             st = await this.stmt(list[i]!);
           } catch (e) {
-            if (!(e instanceof DiscardSignal)) throw e;
+            if (!(e instanceof DiscardSignal) || (e.hard && !scriptFile)) throw e;
             st = this.status = e.status;
             break;
           }
@@ -820,13 +833,18 @@ export class Shell {
   /** Prints a syntax error (found by reparse.ts) like bash: its message, then the offending line. */
   async syntaxError(e: DeferredParseError, prefix: string): Promise<void> {
     if (!e.message) return;
+    if (e.raw) prefix = `${this.errName}: `;
     let out = `${prefix}${e.message}\n`;
     if (e.context !== undefined) out += `${prefix}\`${e.context}'\n`;
     await this.writeFd(2, out).catch(() => undefined);
   }
 
   // ---- statements ------------------------------------------------------------------------
-  async stmts(list: Stmt[]): Promise<number> {
+  stmts(list: Stmt[]): Promise<number> {
+    return list.length === 1 ? this.stmt(list[0]!) : this.stmtList(list);
+  }
+
+  private async stmtList(list: Stmt[]): Promise<number> {
     let st = 0;
     for (const s of list) st = await this.stmt(s);
     return st;
@@ -856,14 +874,15 @@ export class Shell {
     const psf = this.procSubstCleanups.length;
     try {
       const c = st.Cmd;
-      // (a simple command without redirections goes straight to call(): fewer promises per command)
-      status = await (c && st.Redirs.length === 0 ? (c.type === 'CallExpr' ? this.call(c) : this.cmd(c)) : this.stmtInner(st));
+      // (a simple command without redirections goes straight to call(), assignments without a promise at all)
+      const quick = c && c.type === 'CallExpr' && st.Redirs.length === 0 ? this.assignOnlySync(c) : undefined;
+      status = quick ?? await (c && st.Redirs.length === 0 ? (c.type === 'CallExpr' ? this.call(c) : this.cmd(c)) : this.stmtInner(st));
     } catch (e) {
       if (e instanceof ShellError) {
         await this.err(e.message);
         // bash -c exits 127 after a fatal expansion error at its top level; a script file or a subshell exits 1
         if (e.fatal) throw new ExitSignal(this.cMode && this.subshell === 0 && e.status === 127 ? 127 : 1);
-        if (e instanceof DiscardError) throw this.posix ? new ExitSignal(e.status) : new DiscardSignal(e.status);
+        if (e instanceof DiscardError) throw this.posix ? new ExitSignal(e.status) : new DiscardSignal(e.status, e.hard);
         status = e.status;
       } else if (e instanceof ArithError) {
         const tok = e.token !== undefined ? ` (error token is "${e.token}")` : '';
@@ -957,9 +976,10 @@ export class Shell {
     // `exec` with only redirections makes them permanent
     const dashes = (w: Word | undefined): boolean => w === undefined || (w.Parts.length === 1 && w.Parts[0]!.type === 'Lit' && w.Parts[0]!.Value === '--');
     const a0 = st.Cmd.type === 'CallExpr' && st.Cmd.Args.length <= 2 && dashes(st.Cmd.Args[1]) && st.Cmd.Args[0]?.Parts.length === 1 ? st.Cmd.Args[0]!.Parts[0] : undefined;
-    if (a0 && a0.type === 'Lit' && a0.Value === 'exec' && st.Cmd.type === 'CallExpr' && st.Cmd.Assigns.length === 0) {
+    if (a0 && a0.type === 'Lit' && a0.Value === 'exec' && st.Cmd.type === 'CallExpr') {
       await this.applyRedirs(st.Redirs, this.fds);
-      return 0;
+      // (prefix assignments: as for any special builtin, kept only in POSIX mode)
+      return st.Cmd.Assigns.length === 0 ? 0 : this.call(st.Cmd);
     }
     // a simple command expands its words before its redirections (bash order)
     if (st.Cmd.type === 'CallExpr') return this.call(st.Cmd, st.Redirs);
@@ -998,9 +1018,13 @@ export class Shell {
     const first = new Promise<number>((res) => { spawned = res; });
     sub.onSpawn = (pid) => { spawned(pid); sub.onSpawn = undefined; };
     const job: Job = { id: ++jobSeq, pid: 0, done: Promise.resolve(0) };
-    job.done = this.runSubshell((s) => s.stmt(inner), sub).then((x) => { job.status = x; if (sub.killedBy && x === 128 + sub.killedBy) job.signal = sub.killedBy; return x; });
+    // a lone builtin (no process to wait for, for `$!`) starts after the shell went on, like a forked child usually does
+    const a0 = inner.Cmd?.type === 'CallExpr' && inner.Cmd.Args[0]?.Parts.length === 1 ? inner.Cmd.Args[0].Parts[0] : undefined;
+    const lone = a0?.type === 'Lit' && builtins.has(a0.Value) && !this.funcs.has(a0.Value) && !getPrivateCommand(a0.Value) && !['eval', 'source', '.', 'command', 'builtin', 'exec', 'trap', 'wait', 'kill', 'jobs', 'fg', 'bg', 'disown'].includes(a0.Value);
+    const body = lone ? async (s: Shell) => { await new Promise((r) => setImmediate(r)); return s.stmt(inner); } : (s: Shell) => s.stmt(inner);
+    job.done = this.runSubshell(body, sub).then((x) => { job.status = x; if (sub.killedBy && x === 128 + sub.killedBy) job.signal = sub.killedBy; return x; });
     job.done.catch(() => undefined);
-    const pid = await Promise.race([first, job.done.then(() => 0), new Promise<number>((r) => setTimeout(() => r(0), 30))]);
+    const pid = lone ? 0 : await Promise.race([first, job.done.then(() => 0), new Promise<number>((r) => setTimeout(() => r(0), 30))]);
     job.pid = pid || 200000 + (++fakePid);
     // bash's job number: one more than the highest job still in its table (finished jobs are dropped)
     job.num = 1 + Math.max(0, ...this.jobs.filter((j) => j.num !== undefined && j.status === undefined).map((j) => j.num!));
@@ -1056,7 +1080,7 @@ export class Shell {
             } finally { this.noErrexit = Math.max(0, this.noErrexit - 1); }
             if ((cond === 0) === c.Until) break;
             try { st = await this.stmts(c.Do); } catch (e) {
-              if (e instanceof LoopSignal) { st = 0; if (await this.loopSignal(e)) break; continue; }
+              if (e instanceof LoopSignal) { st = e.status; if (await this.loopSignal(e)) break; continue; }
               throw e;
             }
           }
@@ -1143,7 +1167,7 @@ export class Shell {
           const ref = this.getVarRaw(name);
           if (ref?.nameref && !ref.readonly) ref.str = it; else this.setVar(name, it);
           try { st = await this.stmts(c.Do); } catch (e) {
-            if (e instanceof LoopSignal) { st = 0; if (await this.loopSignal(e)) break; continue; }
+            if (e instanceof LoopSignal) { st = e.status; if (await this.loopSignal(e)) break; continue; }
             throw e;
           }
         }
@@ -1165,7 +1189,7 @@ export class Shell {
         await this.headDebugTrap(c.ForPos, part(L.Cond));
         if (L.Cond && (await this.arithAst(L.Cond)) === 0n) break;
         try { st = await this.stmts(c.Do); } catch (e) {
-          if (e instanceof LoopSignal) { st = 0; if (await this.loopSignal(e)) break; }
+          if (e instanceof LoopSignal) { st = e.status; if (await this.loopSignal(e)) break; }
           else throw e;
         }
         await this.headDebugTrap(c.ForPos, part(L.Post));
@@ -1475,11 +1499,11 @@ export class Shell {
           break;
         }
         case Tok.dplIn: case Tok.dplOut: {
-          const w = await this.ex.literal(r.Word);
+          const w = await target(); // (globbed and split like a file name: one word or an ambiguous redirect)
           if (w === '-') { if (varName) { const n = Number(this.getVar(varName)); t.set(n, undefined); } else t.set(fdn, undefined); break; }
           const m = /^(\d+)(-?)$/.exec(w);
           if (!m) {
-            if (r.Op === Tok.dplOut && !r.N) {
+            if (r.Op === Tok.dplOut && (!r.N || r.N.Value === '1')) { // (`>&FILE` and `1>&FILE`: stdout and stderr)
               const f = await open(C.O_WRONLY | C.O_CREAT | C.O_TRUNC);
               t.set(1, f); t.set(2, f);
               break;
@@ -1536,9 +1560,23 @@ export class Shell {
     }
   }
 
+  /** call() for a command of assignments only, when all expand synchronously (no xtrace); undefined otherwise. */
+  private assignOnlySync(c: CallExpr): number | undefined {
+    if (c.Args.length !== 0 || this.opts.xtrace) return undefined;
+    for (const a of c.Assigns) if (!this.canAssignSync(a)) return undefined;
+    this.lastSubstStatus = undefined;
+    this.lastArg = '';
+    for (const a of c.Assigns) this.assignValueSync(a);
+    return this.lastSubstStatus ?? 0;
+  }
+
+  private canAssignSync(a: Assign): boolean {
+    return !a.Array && (!a.Value || this.ex.canSync(a.Value)) && (!a.Index || this.canSyncSubscript(a.Index));
+  }
+
   /** assignValue without awaiting when its words expand synchronously; false (nothing done) otherwise. */
   assignValueSync(a: Assign): boolean {
-    if (a.Array || (a.Value && !this.ex.canSync(a.Value)) || (a.Index && !this.canSyncSubscript(a.Index))) return false;
+    if (!this.canAssignSync(a)) return false;
     const name = a.Name!.Value;
     if (badAssigns.size && badAssigns.has(name)) return false;
     try {
@@ -1646,7 +1684,7 @@ export class Shell {
         if (!this.assignValueSync(a)) await this.assignValue(a);
         if (this.opts.xtrace) await this.traceRaw(`${a.Name!.Value}${a.Append ? '+=' : '='}${traceWord(this.getVar(a.Name!.Value) ?? '')}`);
       }
-      return this.assignOnlyRedirs(redirs);
+      return redirs.length === 0 ? this.lastSubstStatus ?? 0 : this.assignOnlyRedirs(redirs);
     }
     const args = this.ex.canSyncAll(c.Args) ? this.ex.fieldsSync(c.Args) : await this.ex.fields(c.Args);
     this.lastArg = args.length ? args[args.length - 1]! : '';

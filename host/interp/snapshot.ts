@@ -13,7 +13,7 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
   // had none, and says so with HPATCH_INTERP_TUNABLES: neither reaches the script or its children.
   if (process.env['HPATCH_INTERP_TUNABLES'] !== undefined) {
     delete process.env['HPATCH_INTERP_TUNABLES'];
-    delete process.env['GLIBC_TUNABLES'];
+    if (process.env['GLIBC_TUNABLES'] === 'glibc.malloc.hugetlb=1') delete process.env['GLIBC_TUNABLES'];
   }
   runInterpCli(process.argv.slice(1)).then(
     (code) => process.exit(code),
