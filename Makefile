@@ -13,6 +13,8 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 deps: node_modules/.package-lock.json
 
+# build-interp also builds the interpreter's startup snapshot for this node binary (skipped with a
+# warning if that fails: `hpatch-router interp` then starts through a V8 code cache).
 build: deps
 	node scripts/build.mjs
 	node scripts/build-interp.mjs
@@ -27,13 +29,14 @@ run: build
 	$(NODE_RUN) dist/hpatch-router.mjs $(ROUTER_ARGS)
 
 bench: build
-	node scripts/build-interp.mjs --snapshot
 	env -u NODE_EXTRA_CA_CERTS $(NODE_RUN) --import=tsx test/bench/run.ts
 
 install: build
 	rm -rf "$(LIBDIR).new"
 	mkdir -p "$(LIBDIR).new" "$(PREFIX)/bin"
 	cp -R dist bin package.json package-lock.json node_modules "$(LIBDIR).new/"
+	# The launcher trusts the interpreter's startup snapshot only while its stamp has the node binary's mtime.
+	if [ -f dist/interp.blob.stamp ]; then touch -r dist/interp.blob.stamp "$(LIBDIR).new/dist/interp.blob.stamp"; fi
 	# The native modules were built for this machine by `make deps`: copy them, then drop dev-only packages.
 	cd "$(LIBDIR).new" && npm prune --omit=dev --no-audit --no-fund >/dev/null
 	rm -rf "$(LIBDIR)" && mv "$(LIBDIR).new" "$(LIBDIR)"

@@ -1,29 +1,55 @@
-// Builds the stand-alone interpreter for fast cold start:
-//   dist/interp.cjs         one CJS bundle (our code + mvdan-sh inlined)
-//   dist/interp-launch.cjs  tiny loader that runs the bundle through vm.Script with a V8 code
-//                           cache (dist/interp.cjs.<node version>.cache, written on first run)
-//   with --snapshot also dist/interp.blob, a user-land V8 startup snapshot with mvdan-sh
-//                           loaded and warmed (tied to this exact node binary):
-//                           node --snapshot-blob dist/interp.blob -- [interp args]
-//                           (the `--` matters: node itself would take `-c`)
-// Usage: node scripts/build-interp.mjs [--snapshot] && node dist/interp-launch.cjs -c 'echo hi'
+// Builds the stand-alone interpreter for a fast cold start of `bin/hpatch-router interp` (issue 4):
+//   dist/interp.cjs          one CJS bundle (our code + mvdan-sh inlined), whitespace/syntax-minified
+//                            and pure ASCII (V8 keeps a source with any non-ASCII char as UTF-16,
+//                            which doubled the startup snapshot)
+//   dist/interp-launch.cjs   tiny loader that runs the bundle through vm.Script with a V8 code cache
+//                            (dist/interp.cjs.<node version>.cache, written on first run)
+//   dist/interp.blob         user-land V8 startup snapshot: mvdan-sh loaded and warmed, our modules
+//                            loaded; tied to this exact node binary and CPU
+//   dist/interp.blob.stamp   what the launcher checks before using the blob: line 1 the node binary
+//                            (process.execPath), line 2 /sys/devices/system/cpu/modalias; its mtime
+//                            is the node binary's (`touch -r`)
+// The launcher (bin/hpatch-router) runs `<node> --snapshot-blob dist/interp.blob -- ARGS` when the
+// stamp matches, else `node dist/interp-launch.cjs ARGS`. A snapshot that fails to build or to run
+// is left out with a warning: the build never fails because of it.
+// Usage: node scripts/build-interp.mjs [--no-snapshot]   (`--snapshot` is accepted, it is the default)
 import { build } from 'esbuild';
-import { mkdir, writeFile, rm } from 'node:fs/promises';
-import { readdirSync } from 'node:fs';
+import { mkdir, writeFile, rm, rename, mkdtemp, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-await mkdir('dist', { recursive: true });
-for (const f of readdirSync('dist')) if (/^interp\.cjs\..*\.cache$/.test(f)) await rm(`dist/${f}`);
-await build({
-  entryPoints: ['host/interp/bin.ts'],
-  outfile: 'dist/interp.cjs',
+const BLOB = 'dist/interp.blob';
+// V8 flags the blob is built and run with (bin/hpatch-router passes the same; they are part of the
+// blob's identity). --no-rehash-snapshot keeps the hash seed the builder drew at random instead of
+// drawing a new one and rehashing every string and dictionary at each start (~5 ms): the seed is
+// secret per build rather than per process, which is fine for an interpreter running its caller's
+// scripts.
+const SNAPSHOT_V8_FLAGS = ['--no-rehash-snapshot'];
+const STAMP = 'dist/interp.blob.stamp';
+const bundleOptions = {
   bundle: true,
   platform: 'node',
   target: 'node20',
   format: 'cjs',
   logLevel: 'error',
   legalComments: 'none',
-});
+  // Smaller source, no comments (the one non-ASCII comment made V8 store the whole 3 MB source as
+  // UTF-16). Identifiers stay readable for stack traces.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  charset: 'ascii',
+};
+
+await mkdir('dist', { recursive: true });
+// The stamp goes first: a launcher never pairs an old stamp with a new blob.
+await rm(STAMP, { force: true });
+await rm(BLOB, { force: true });
+await rm('dist/interp-snapshot.cjs', { force: true }); // left by older builds
+for (const f of readdirSync('dist')) if (/^interp\.cjs\..*\.cache$/.test(f)) await rm(`dist/${f}`);
+await build({ ...bundleOptions, entryPoints: ['host/interp/bin.ts'], outfile: 'dist/interp.cjs' });
+warnIfNotAscii('dist/interp.cjs');
 await writeFile('dist/interp-launch.cjs', `'use strict';
 // Loads dist/interp.cjs with a V8 code cache keyed by the node version.
 const fs = require('fs');
@@ -42,20 +68,67 @@ if (!cached || script.cachedDataRejected) {
 const m = { exports: {} };
 script.runInThisContext().call(m.exports, m.exports, require, m, file, __dirname);
 `);
+// Write the code cache now: an installed dist/ is usually not writable by the users of the fallback.
+const warm = spawnSync(process.execPath, ['dist/interp-launch.cjs', '-c', 'f() { case $1 in a*) echo "${1#a}" ;; esac; }; f ab >/dev/null'], { stdio: 'ignore', timeout: 60_000 });
+if (warm.status !== 0) console.warn(`warning: dist/interp-launch.cjs did not run (status ${warm.status})`);
 console.log('built dist/interp.cjs and dist/interp-launch.cjs');
 
-if (process.argv.includes('--snapshot')) {
-  await build({
-    entryPoints: ['host/interp/snapshot.ts'],
-    outfile: 'dist/interp-snapshot.cjs',
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    logLevel: 'error',
-    legalComments: 'none',
-  });
-  const r = spawnSync(process.execPath, ['--snapshot-blob', 'dist/interp.blob', '--build-snapshot', 'dist/interp-snapshot.cjs'], { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
-  if (r.status !== 0) { process.stderr.write(r.stderr); process.exit(1); }
-  console.log('built dist/interp.blob');
+if (!process.argv.includes('--no-snapshot')) {
+  const why = await buildSnapshot();
+  if (why) console.warn(`warning: no interpreter startup snapshot (${why}); \`hpatch-router interp\` starts through the code cache`);
+  else console.log(`built ${BLOB} (for ${process.execPath} ${process.version})`);
+}
+
+function warnIfNotAscii(file) {
+  const b = readFileSync(file);
+  const i = b.findIndex((c) => c > 0x7f);
+  if (i >= 0) console.warn(`warning: ${file} has a non-ASCII byte at ${i}: V8 will keep its source as UTF-16`);
+}
+
+/** Builds, smoke-tests and installs the blob and its stamp; returns why not, or undefined. */
+async function buildSnapshot() {
+  if (/\n/.test(process.execPath)) return 'the node path has a newline';
+  const tmp = await mkdtemp(join(tmpdir(), 'hpatch-interp-snapshot-'));
+  try {
+    const entry = join(tmp, 'interp-snapshot.cjs');
+    await build({ ...bundleOptions, entryPoints: ['host/interp/snapshot.ts'], outfile: entry });
+    // V8 flags are part of the blob's identity: no NODE_OPTIONS (the launcher takes this path only
+    // when it is empty). An empty environment: mvdan-sh's Go runtime copies process.env when it
+    // initializes, and the blob must not keep the build's variables (tokens…) for every user.
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS;
+    const blob = `${BLOB}.tmp-${process.pid}`;
+    const b = spawnSync(process.execPath, [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', blob, '--build-snapshot', entry], { env: {}, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000 });
+    if (b.status !== 0) {
+      await rm(blob, { force: true });
+      return `node --build-snapshot failed: ${b.error?.message ?? ''}${b.stderr}${b.stdout}`.trim();
+    }
+    // Run it the way the launcher does (minus the stamp check) before anyone can use it.
+    const t = spawnSync(process.execPath, [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', blob, '--', '-c', 'echo "$((6 * 7))" "$1"', 'name', 'arg'], {
+      env: { ...env, GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1', HPATCH_INTERP_TUNABLES: '1' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000,
+    });
+    if (t.status !== 0 || t.stdout !== '42 arg\n') {
+      await rm(blob, { force: true });
+      return `smoke test failed (status ${t.status}): ${t.error?.message ?? ''}${t.stderr}${t.stdout}`.trim();
+    }
+    await rename(blob, BLOB);
+    let cpu = '';
+    try { cpu = (await readFile('/sys/devices/system/cpu/modalias', 'latin1')).split('\n')[0]; } catch { /* no such file: nothing to compare */ }
+    const stamp = `${STAMP}.tmp-${process.pid}`;
+    await writeFile(stamp, `${process.execPath}\n${cpu}\n`);
+    // The launcher compares the node binary's mtime with the stamp's (sh's -nt/-ot, nanoseconds).
+    const touch = spawnSync('touch', ['-r', process.execPath, stamp], { encoding: 'utf8' });
+    if (touch.status !== 0) {
+      await rm(stamp, { force: true });
+      await rm(BLOB, { force: true });
+      return `touch -r failed: ${touch.error?.message ?? touch.stderr}`;
+    }
+    await rename(stamp, STAMP);
+    return undefined;
+  } catch (e) {
+    await rm(BLOB, { force: true });
+    return String(e?.message ?? e);
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
 }

@@ -133,9 +133,11 @@ function readInstallFiles(installRoot: string): PlannedFile[] {
       const rel = posix.join(relDir, ent.name);
       if (ent.isDirectory()) walk(abs, rel);
       else if (ent.isFile()) {
-        // Source maps only serve debugging, and V8 code caches are derived per machine (written
-        // lazily on first run); everything else in dist/ can be loaded at run time.
-        if (!ent.name.endsWith('.map') && !ent.name.endsWith('.cache')) add(abs, rel, false);
+        // Source maps only serve debugging; V8 code caches (written lazily on first run) and the
+        // interpreter's startup snapshot (interp.blob + its .stamp, tied to the node binary and CPU)
+        // are derived per machine, and frontends never start the interpreter. Everything else in
+        // dist/ can be loaded at run time.
+        if (!/\.(map|cache|blob|stamp)$/.test(ent.name)) add(abs, rel, false);
       } else throw new SnapshotError(`${abs}: dist/ may contain only regular files and directories`);
     }
   };

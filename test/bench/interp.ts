@@ -1,14 +1,16 @@
 // The interpreter (issue 4): cold start of `interp -c 'echo hi'` against `node -e 0` and bash, and
 // throughput on loop-, expansion- and pipeline-heavy scripts against bash, measured side by side.
-// Needs `node scripts/build-interp.mjs --snapshot` (make bench runs it) for the fast-start variants.
+// Needs `make build` (the launcher's startup snapshot dist/interp.blob and the code-cache bundle).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../support/codex-cli.ts';
 import { fmt, summarize } from './stats.ts';
 
 const env = { ...process.env };
 delete env['NODE_EXTRA_CA_CERTS'];
+delete env['NODE_OPTIONS']; // with V8 flags from NODE_OPTIONS the launcher cannot use its startup snapshot
 const node = process.execPath;
 const dist = (f: string): string => join(PROJECT_ROOT, 'dist', f);
 
@@ -33,19 +35,28 @@ function compare(cmds: [string, string, string[]][], runs: number): Map<string, 
 }
 
 export function benchInterpColdStart(runs: number): string {
-  const cmds: [string, string, string[]][] = [
-    ['node -e 0', node, ['-e', '0']],
-    ["bash -c 'echo hi'", 'bash', ['-c', 'echo hi']],
-    ["hpatch-router interp -c 'echo hi' (installed launcher)", join(PROJECT_ROOT, 'bin', 'hpatch-router'), ['interp', '-c', 'echo hi']],
-    ['same through the router ESM bundle', node, ['--no-node-snapshot', dist('hpatch-router.mjs'), 'interp', '-c', 'echo hi']],
-  ];
-  if (existsSync(dist('interp-launch.cjs'))) cmds.push(['interp, CJS bundle + V8 code cache', node, [dist('interp-launch.cjs'), '-c', 'echo hi']]);
-  if (existsSync(dist('interp.blob'))) cmds.push(['interp, user-land startup snapshot', node, ['--snapshot-blob', dist('interp.blob'), '--', '-c', 'echo hi']]);
-  const p50 = compare(cmds, runs);
-  const base = p50.get('node -e 0')!;
-  const lines = [`Interpreter cold start (${runs} interleaved runs, p50, NODE_EXTRA_CA_CERTS unset)`, '| command | p50 | vs node -e 0 |', '|---|---|---|'];
-  for (const [name, ms] of p50) lines.push(`| ${name} | ${fmt(ms)} | ${(ms / base).toFixed(2)}× |`);
-  return lines.join('\n');
+  const launcher = join(PROJECT_ROOT, 'bin', 'hpatch-router');
+  // `make install` puts a symlink on PATH: the launcher then needs readlink -f to find dist/
+  const linkDir = mkdtempSync(join(tmpdir(), 'hpatch-bench-'));
+  const link = join(linkDir, 'hpatch-router');
+  symlinkSync(launcher, link);
+  try {
+    const cmds: [string, string, string[]][] = [
+      ['node -e 0', node, ['-e', '0']],
+      ["bash -c 'echo hi'", 'bash', ['-c', 'echo hi']],
+      [`hpatch-router interp -c 'echo hi' (bin/hpatch-router${existsSync(dist('interp.blob')) ? ', startup snapshot' : ''})`, launcher, ['interp', '-c', 'echo hi']],
+      ['same through a symlink to the launcher (make install)', link, ['interp', '-c', 'echo hi']],
+      ['interp, CJS bundle + V8 code cache (the fallback)', node, [dist('interp-launch.cjs'), '-c', 'echo hi']],
+      ['same through the router ESM bundle', node, ['--no-node-snapshot', dist('hpatch-router.mjs'), 'interp', '-c', 'echo hi']],
+    ];
+    const p50 = compare(cmds, runs);
+    const base = p50.get('node -e 0')!;
+    const lines = [`Interpreter cold start (${runs} interleaved runs, p50, NODE_EXTRA_CA_CERTS unset)`, '| command | p50 | vs node -e 0 |', '|---|---|---|'];
+    for (const [name, ms] of p50) lines.push(`| ${name} | ${fmt(ms)} | ${(ms / base).toFixed(2)}× |`);
+    return lines.join('\n');
+  } finally {
+    rmSync(linkDir, { recursive: true, force: true });
+  }
 }
 
 const SCRIPTS: Record<string, string> = {
@@ -56,10 +67,10 @@ const SCRIPTS: Record<string, string> = {
 };
 
 export function benchInterpThroughput(runs: number): string {
-  const launcher = existsSync(dist('interp-launch.cjs')) ? [dist('interp-launch.cjs')] : ['--no-node-snapshot', dist('hpatch-router.mjs'), 'interp'];
+  const launcher = join(PROJECT_ROOT, 'bin', 'hpatch-router');
   const lines = [`Interpreter throughput vs bash (${runs} interleaved runs, p50, including process start)`, '| script | bash | interp | ratio |', '|---|---|---|---|'];
   for (const [name, script] of Object.entries(SCRIPTS)) {
-    const p50 = compare([['bash', 'bash', ['-c', script]], ['interp', node, [...launcher, '-c', script]]], runs);
+    const p50 = compare([['bash', 'bash', ['-c', script]], ['interp', launcher, ['interp', '-c', script]]], runs);
     const b = p50.get('bash')!, i = p50.get('interp')!;
     lines.push(`| ${name} | ${fmt(b)} | ${fmt(i)} | ${(i / b).toFixed(2)}× |`);
   }

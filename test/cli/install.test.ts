@@ -20,6 +20,12 @@ describe('make install', function () {
       const help = spawnSync(bin, ['--help'], { cwd: prefix.dir, encoding: 'utf8' });
       expect(help.status).to.equal(0);
       expect(help.stdout).to.contain('usage: hpatch-router');
+      // the interpreter starts from the installed startup snapshot (its stamp kept the node binary's mtime)
+      const env = { ...process.env };
+      delete env['NODE_OPTIONS'];
+      const interp = spawnSync(bin, ['interp', '-c', 'echo "$1"; tr "\\0" " " </proc/$$/cmdline', 'x', 'ok'], { cwd: '/', encoding: 'utf8', env });
+      expect(interp.status, interp.stderr).to.equal(0);
+      expect(interp.stdout).to.match(new RegExp(`^ok\\n\\S+ (\\S+ )*--snapshot-blob ${prefix.dir}/lib/hpatch-router/dist/interp\\.blob -- `));
       const child = spawn(bin, ['--listen', '127.0.0.1:0', '--state-dir', join(prefix.dir, 'state')], { cwd: '/', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: join(prefix.dir, 'config'), HPATCH_RUNTIME_DIR: join(prefix.dir, 'runtime') } });
       const line = await new Promise<string>((resolve, reject) => {
         child.stdout.once('data', (d: Buffer) => resolve(String(d)));

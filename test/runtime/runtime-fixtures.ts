@@ -30,7 +30,7 @@ export function privateArea(label: string): Area {
   };
 }
 
-/** A minimal install tree: launcher, entry, a chunk, a source map (not snapshotted) and node_modules. */
+/** A minimal install tree: launcher, entry, a chunk, node_modules, plus a source map and an interpreter startup snapshot (neither is snapshotted). */
 export function fakeInstall(root: string, entryText = 'export {};\n'): string {
   const install = join(root, 'install');
   mkdirSync(join(install, 'bin'), { recursive: true });
@@ -41,6 +41,8 @@ export function fakeInstall(root: string, entryText = 'export {};\n'): string {
   writeFileSync(join(install, 'dist', 'hpatch-router.mjs'), entryText);
   writeFileSync(join(install, 'dist', 'chunks', 'a.mjs'), 'export const a = 1;\n');
   writeFileSync(join(install, 'dist', 'hpatch-router.mjs.map'), '{}');
+  writeFileSync(join(install, 'dist', 'interp.blob'), 'per-machine');
+  writeFileSync(join(install, 'dist', 'interp.blob.stamp'), '/usr/bin/node\n\n');
   return install;
 }
 
