@@ -13,6 +13,8 @@ import { formatHashTable } from './command-hash.ts';
 import { lookPath, runExternal } from './exec.ts';
 import { getPrivateCommand } from './registry.ts';
 import { PSEUDO_SIGS, keyNumber, sigDescription, sigKey, sigNumber, signalTable } from './signals.ts';
+import { HELP_LIST, HELP_TOPICS, HELP_VERSION } from './help-text.ts';
+import { hasMeta, matchPattern } from './pattern.ts';
 
 export type Builtin = (sh: Shell, args: string[]) => Promise<number>;
 export const builtins = new Map<string, Builtin>();
@@ -33,7 +35,7 @@ const USAGES: Record<string, string> = {
 /** bash's builtin usage error: `NAME: MSG` then `NAME: usage: …` (no script/line prefix); status 2. */
 async function usageErr(sh: Shell, name: string, msg: string | undefined): Promise<number> {
   if (msg !== undefined) await errOut(sh, name, msg);
-  await sh.writeFd(2, `${name}: usage: ${USAGES[name] ?? name}\n`);
+  await sh.writeFd(2, `${name}: usage: ${USAGES[name] ?? HELP_TOPICS.find((t) => t[0] === name)?.[1] ?? name}\n`);
   return 2;
 }
 /**
@@ -333,7 +335,7 @@ export function formatPrintf(fmt: string, args: string[], errs: string[], tz?: s
           break;
         }
         case 'q': o += pad(arg === undefined ? "''" : bashQuote(arg), width, left); break;
-        case 'c': o += pad(arg === undefined ? '' : arg === '' ? '\0' : arg.slice(0, 1), width, left); break;
+        case 'c': o += pad(arg === undefined || arg === '' ? '\0' : arg.slice(0, 1), width, left); break;
         case 'd': case 'i': {
           const v = BigInt.asIntN(64, numArg(arg, errs));
           let s = (v < 0n ? -v : v).toString();
@@ -457,7 +459,15 @@ def(['cd'], async (sh, args) => {
 });
 
 def(['pwd'], async (sh, args) => {
-  if (args.includes('-P')) { try { await out(sh, (fs.realpathSync(Buffer.from(sh.cwd, 'latin1'), { encoding: 'buffer' }) as Buffer).toString('latin1') + '\n'); return 0; } catch { /* */ } }
+  let phys = false;
+  for (let i = 1; i < args.length && /^-./.test(args[i]!) && args[i] !== '--'; i++) {
+    for (const c of args[i]!.slice(1)) {
+      if (c === 'P') phys = true;
+      else if (c === 'L') phys = false;
+      else return usageErr(sh, 'pwd', `-${c}: invalid option`);
+    }
+  }
+  if (phys) { try { await out(sh, (fs.realpathSync(Buffer.from(sh.cwd, 'latin1'), { encoding: 'buffer' }) as Buffer).toString('latin1') + '\n'); return 0; } catch { /* */ } }
   await out(sh, sh.cwd + '\n');
   return 0;
 });
@@ -875,10 +885,9 @@ const longOpts: Record<string, string> = {
 };
 const fakeOpts = ['braceexpand', 'emacs', 'functrace', 'hashall', 'histexpand', 'history', 'ignoreeof', 'interactive-comments', 'keyword', 'monitor', 'nolog', 'notify', 'onecmd', 'physical', 'privileged', 'vi'];
 export const longOptNames = [...Object.keys(longOpts), ...fakeOpts];
-export const fakeState = new Map<string, boolean>([['braceexpand', true], ['hashall', true], ['interactive-comments', true]]);
 /** State of a `set -o` option by its long name. */
 export function longOptOn(sh: Shell, name: string): boolean {
-  return name in longOpts ? !!(sh.opts as unknown as Record<string, boolean>)[longOpts[name]!] : fakeState.get(name) ?? false;
+  return name in longOpts ? !!(sh.opts as unknown as Record<string, boolean>)[longOpts[name]!] : sh.setOpts.get(name) ?? false;
 }
 /** `$SHELLOPTS`: the enabled `set -o` options. */
 export function shellOptsString(sh: Shell): string {
@@ -886,9 +895,9 @@ export function shellOptsString(sh: Shell): string {
 }
 export function setLongOpt(sh: Shell, name: string, on: boolean): void {
   if (name in longOpts) { (sh.opts as unknown as Record<string, boolean>)[longOpts[name]!] = on; return; }
-  fakeState.set(name, on);
-  if (on && name === 'vi') fakeState.set('emacs', false); // the editing modes exclude each other
-  if (on && name === 'emacs') fakeState.set('vi', false);
+  sh.setOpts.set(name, on);
+  if (on && name === 'vi') sh.setOpts.set('emacs', false); // the editing modes exclude each other
+  if (on && name === 'emacs') sh.setOpts.set('vi', false);
 }
 
 def(['set'], async (sh, args) => {
@@ -1760,6 +1769,38 @@ def(['disown'], async (sh, args) => {
     j.num = undefined;
   }
   return st;
+});
+
+// help [-dms] [pattern ...]: bash's texts (help-text.ts). Each pattern selects the topics it
+// matches as a glob or equals; failing that, the topics it is a prefix of.
+def(['help'], async (sh, args) => {
+  const o = await simpleOpts(sh, args, 'dms');
+  if (typeof o === 'number') return o;
+  const pats = args.slice(o.i);
+  if (pats.length === 0) { await out(sh, `${HELP_VERSION}\n${HELP_LIST}`); return 0; }
+  let text = '';
+  if (hasMeta(pats[0]!)) text += `Shell commands matching keyword${pats.length > 1 ? 's' : ''} \`${pats.join(', ')}'\n\n`;
+  let found = 0, pat = '';
+  for (pat of pats) {
+    for (let pass = 1; pass < 3; pass++) {
+      let hit = false;
+      for (const [name, syn, doc] of HELP_TOPICS) {
+        if (!(pass === 1 ? name === pat || matchPattern(pat, name, { extglob: true }) : name.startsWith(pat))) continue;
+        hit = true; found++;
+        const short = doc.split('\n')[0]!;
+        const body = doc.split('\n').map((l, i, a) => (l === '' && i === a.length - 1 ? '\n' : `    ${l}\n`)).join('');
+        if (o.flags.has('d')) text += `${name} - ${short}\n`;
+        else if (o.flags.has('m')) {
+          text += `NAME\n    ${name} - ${short}\n\nSYNOPSIS\n    ${syn}\n\nDESCRIPTION\n${body}\nSEE ALSO\n    bash(1)\n\n` +
+            `IMPLEMENTATION\n    ${HELP_VERSION}\n    Copyright (C) 2022 Free Software Foundation, Inc.\n    License GPLv3+: GNU GPL version 3 or later <http://gnu.org/licenses/gpl.html>\n\n`;
+        } else text += `${name}: ${syn}\n` + (o.flags.has('s') ? '' : body);
+      }
+      if (hit) break;
+    }
+  }
+  await out(sh, text);
+  if (found === 0) { await errOut(sh, 'help', `no help topics match \`${pat}'.  Try \`help help' or \`man -k ${pat}' or \`info ${pat}'.`); return 1; }
+  return 0;
 });
 
 // Non-interactive bash: no history, no line editing, no completion, no job control.

@@ -9,7 +9,7 @@ import { parseScript, type DeferredParseError, type ParsedScript } from './repar
 import { Shell, toBytes, fromBytes, optionLetters, setScriptRunner, signalListeners, type Options } from './runner.ts';
 import { inheritedFd, pendingBlockingOps } from './io.ts';
 import { setUtf8Locale } from './expand.ts';
-import { fakeState, longOptNames, setLongOpt, shoptNames } from './builtins.ts';
+import { longOptNames, setLongOpt, shoptNames } from './builtins.ts';
 
 export interface RunOptions {
   posix?: boolean;
@@ -27,6 +27,8 @@ export interface RunOptions {
   cMode?: boolean;
   /** `shopt` options to turn on (true) or off (false) at startup (`-O`/`+O`). */
   shopts?: Map<string, boolean>;
+  /** `set -o` options without an effect here (`-o vi`…). */
+  setOpts?: Map<string, boolean>;
 }
 
 /** Builds a shell with the process-like initial state. */
@@ -40,6 +42,7 @@ export function newShell(o: RunOptions = {}): Shell {
     sh.shopt.add('expand_aliases');
   }
   for (const [n, on] of o.shopts ?? []) if (on) sh.shopt.add(n); else sh.shopt.delete(n);
+  for (const [n, on] of o.setOpts ?? []) if (o.opts?.interactive || (n !== 'vi' && n !== 'emacs')) setLongOpt(sh, n, on); // (line editing: interactive only)
   const env = o.env ?? process.env;
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined || !/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(k)) continue;
@@ -151,43 +154,46 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
   const opts: Partial<Options> = {};
   let i = 0;
   let cmdMode = false, stdinMode = false;
-  const shopts = new Map<string, boolean>();
+  const shopts = new Map<string, boolean>(), setOpts = new Map<string, boolean>();
   for (; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--posix') { posix = true; continue; }
     if (a === '-') { i++; break; }
-    if (a === '-O' || a === '+O') {
-      const o = argv[++i];
-      if (o === undefined) return usage();
-      if (!shoptNames.includes(o)) { process.stderr.write(`${posix ? 'sh' : 'bash'}: ${o}: invalid shell option name\n`); return 2; }
-      shopts.set(o, a[0] === '-');
-      continue;
-    }
     // startup-file options: there are no startup files to read (a login shell reads none either)
-    if (a === '--norc' || a === '--noprofile' || a === '--login' || a === '--noediting') continue;
+    if (a === '--norc' || a === '--noprofile' || a === '--login' || a === '--noediting') { if (a === '--login') shopts.set('login_shell', true); continue; }
     if ((a === '--rcfile' || a === '--init-file') && i + 1 < argv.length) { i++; continue; }
-    if (a === '--') { i++; break; }
-    if (a === '-c') { cmdMode = true; continue; }
-    if (a === '-o' || a === '+o') {
-      const o = argv[++i];
-      if (o === undefined) return usage();
-      if (['errexit', 'nounset', 'xtrace', 'pipefail', 'noglob', 'noexec', 'noclobber', 'allexport', 'verbose', 'errtrace'].includes(o)) (opts as Record<string, boolean>)[o] = a[0] === '-';
-      else if (o === 'posix') posix = a[0] === '-';
-      else if (longOptNames.includes(o)) fakeState.set(o, a[0] === '-');
-      else { process.stderr.write(`interp: ${o}: invalid option name\n`); return 2; }
-      continue;
+    if (a === '--help' || a === '--version') {
+      process.stdout.write(`GNU bash, version 5.2.15(1)-release${a === '--help' ? '-' : ' '}(x86_64-pc-linux-gnu)\n` + (a === '--help'
+        ? 'Usage:\tbash [GNU long option] [option] ...\n\tbash [GNU long option] [option] script-file ...\n(hpatch-router interp: an in-process bash interpreter)\n'
+        : 'This is the in-process interpreter of hpatch-router, not GNU bash.\n'));
+      return 0;
     }
+    if (a === '--') { i++; break; }
+    // option letters, possibly grouped; each `o`/`O` takes the next argument (`-oo errexit noglob`)
     if (/^[-+][a-zA-Z]+$/.test(a)) {
-      let ok = true;
+      const on = a[0] === '-';
+      const sh = posix ? 'sh' : 'bash';
       for (const c of a.slice(1)) {
+        if (c === 'o' || c === 'O') {
+          const o = argv[++i];
+          if (o === undefined) return usage();
+          if (c === 'O') {
+            if (!shoptNames.includes(o)) { process.stderr.write(`${sh}: ${o}: invalid shell option name\n`); return 2; }
+            shopts.set(o, on);
+          } else if (['errexit', 'nounset', 'xtrace', 'pipefail', 'noglob', 'noexec', 'noclobber', 'allexport', 'verbose', 'errtrace'].includes(o)) (opts as Record<string, boolean>)[o] = on;
+          else if (o === 'posix') posix = on;
+          else if (longOptNames.includes(o)) setOpts.set(o, on);
+          else { process.stderr.write(`${sh}: ${o}: invalid option name\n`); return 2; }
+          continue;
+        }
         if (c === 'c') { cmdMode = true; continue; }
         if (c === 'l') { shopts.set('login_shell', true); continue; } // login shell: no startup files here
-        if (c === 'i') { opts.interactive = a[0] === '-'; continue; }
+        if (c === 'i') { opts.interactive = on; continue; }
         if (c === 's') { stdinMode = true; continue; }
         const o = optionLetters[c];
-        if (o) (opts as Record<string, boolean>)[o] = a[0] === '-'; else ok = false;
+        if (o) (opts as Record<string, boolean>)[o] = on;
+        else { process.stderr.write(`${sh}: ${a[0]}${c}: invalid option\n`); return usage(); }
       }
-      if (!ok) { process.stderr.write(`interp: ${a}: invalid option\n`); return usage(); }
       continue;
     }
     break;
@@ -197,7 +203,7 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
     if (rest.length === 0) { process.stderr.write('interp: -c: option requires an argument\n'); return 2; }
     script = Buffer.from(rest[0]!, 'utf8');
     name = rest[1] ?? (posix ? 'sh' : 'bash');
-    return run(script, name, rest.slice(2).map(toBytes), posix, opts, true, shopts);
+    return run(script, name, rest.slice(2).map(toBytes), posix, opts, true, shopts, setOpts);
   }
   if (rest.length === 0 || stdinMode) {
     // script from stdin
@@ -209,7 +215,7 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
       if (n === 0) break;
       chunks.push(Buffer.from(buf.subarray(0, n)));
     }
-    return run(Buffer.concat(chunks), posix ? 'sh' : 'bash', rest.map(toBytes), posix, opts, false, shopts);
+    return run(Buffer.concat(chunks), posix ? 'sh' : 'bash', rest.map(toBytes), posix, opts, false, shopts, setOpts);
   }
   const file = rest[0]!;
   try {
@@ -225,11 +231,11 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${file}: ${file}: cannot execute binary file\n`);
     return 126;
   }
-  return run(script, file, rest.slice(1).map(toBytes), posix, opts, false, shopts);
+  return run(script, file, rest.slice(1).map(toBytes), posix, opts, false, shopts, setOpts);
 }
 
-async function run(script: Buffer, name: string, params: string[], posix: boolean, opts: Partial<Options>, cMode = false, shopts?: Map<string, boolean>): Promise<number> {
-  const o: RunOptions = { posix, name: toBytes(name), params, opts, shopts };
+async function run(script: Buffer, name: string, params: string[], posix: boolean, opts: Partial<Options>, cMode = false, shopts?: Map<string, boolean>, setOpts?: Map<string, boolean>): Promise<number> {
+  const o: RunOptions = { posix, name: toBytes(name), params, opts, shopts, setOpts };
   const parsed = parseScript(script.toString('latin1'), posix);
   if (refusable(parsed)) return refuseSyntaxError(parsed.error!, name, (m) => process.stderr.write(m));
   const sh = newShell(o);

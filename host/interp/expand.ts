@@ -1274,12 +1274,13 @@ function replacePattern(v: string, pat: string, repPat: string, all: boolean, ex
   let anchor: 'start' | 'end' | undefined;
   if (pat.startsWith('#')) { anchor = 'start'; pat = pat.slice(1); }
   else if (pat.startsWith('%')) { anchor = 'end'; pat = pat.slice(1); }
-  const re = patternRegex(pat, { extglob });
   if (anchor === 'start') {
+    const re = patternRegex(pat, { extglob });
     for (let j = v.length; j >= 0; j--) if (re.test(v.slice(0, j))) return rep(v.slice(0, j)) + v.slice(j);
     return v;
   }
   if (anchor === 'end') {
+    const re = patternRegex(pat, { extglob });
     for (let i = 0; i <= v.length; i++) if (re.test(v.slice(i))) return v.slice(0, i) + rep(v.slice(i));
     return v;
   }

@@ -38,8 +38,22 @@ function parserFor(posix: boolean): GoParser {
   return p;
 }
 
+/**
+ * mvdan-sh takes an unquoted `\r` for a blank, bash for an ordinary character (`echo a\rb`, CRLF
+ * scripts): the parser gets a control byte absent from the source instead, mapped back in raw().
+ */
+let crStandIn: string | undefined;
+function crFree(src: string): string | undefined {
+  for (let c = 1; c < 32; c++) {
+    const ch = String.fromCharCode(c);
+    if (c !== 9 && c !== 10 && c !== 13 && !src.includes(ch)) return ch;
+  }
+  return undefined;
+}
+
 /** Converts a GopherJS value to plain JSON (see dependencies notes §2). */
 function raw(v: any): any {
+  if (typeof v === 'string' && crStandIn !== undefined) return v.split(crStandIn).join('\r');
   if (v === null || v === undefined || typeof v !== 'object') return v ?? null;
   if (v.$array !== undefined && v.$length !== undefined) {
     const out = new Array(v.$length);
@@ -70,11 +84,13 @@ export class ParseError extends Error {
 export function parse(src: string, posix = false): File {
   const p = parserFor(posix);
   let f: { __internal_object__: unknown };
+  const stand = src.includes('\r') ? crFree(src) : undefined;
   try {
-    f = p.Parse(src, '');
+    f = p.Parse(stand ? src.split('\r').join(stand) : src, '');
   } catch (e: any) {
     if (e && typeof e.Error === 'function') {
-      const msg: string = String(e.Error());
+      let msg: string = String(e.Error());
+      if (stand) msg = msg.split(stand).join('\r');
       const m = /^(\d+):(\d+): ([\s\S]*)$/.exec(msg);
       let incomplete = false;
       try { incomplete = Boolean(load().syntax.IsIncomplete(e)); } catch { /* ignore */ }
@@ -83,7 +99,9 @@ export function parse(src: string, posix = false): File {
     }
     throw new ParseError(1, 1, String(e && e.message ? e.message : e), false);
   }
-  const file = raw(f.__internal_object__) as File;
+  crStandIn = stand;
+  let file: File;
+  try { file = raw(f.__internal_object__) as File; } finally { crStandIn = undefined; }
   const empty = findEmptyBody(file);
   if (empty) {
     const before = Buffer.from(src).subarray(0, empty.offset).toString('latin1');

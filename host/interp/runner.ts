@@ -15,7 +15,7 @@ import { FdTable, OsFd, isSigPipe, makeFifoPath, makePipe, openFile, readAll, wr
 import { matchPattern } from './pattern.ts';
 import { parse } from './parser.ts';
 import { arithTextWord, badAssigns, parseScript, rawArith, type DeferredParseError } from './reparse.ts';
-import { builtins, specialBuiltins, declClause, readLine, shellOptsString, fakeState } from './builtins.ts';
+import { builtins, specialBuiltins, declClause, readLine, shellOptsString } from './builtins.ts';
 import { runExternal, lookPath } from './exec.ts';
 import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from './registry.ts';
 import { evalTest, testTrace } from './test.ts';
@@ -88,6 +88,8 @@ export class Shell {
   fds = new FdTable();
   status = 0;
   opts: Options = { errexit: false, nounset: false, xtrace: false, pipefail: false, noglob: false, noexec: false, noclobber: false, allexport: false, verbose: false, posix: false };
+  /** `set -o` options without an effect here (emacs, vi, braceexpand…): only their state. */
+  setOpts = new Map<string, boolean>([['braceexpand', true], ['hashall', true], ['interactive-comments', true]]);
   shopt = new Set<string>(['extquote', 'sourcepath', 'progcomp', 'promptvars', 'cmdhist', 'complete_fullquote', 'interactive_comments', 'hostcomplete', 'force_fignore', 'checkwinsize', 'globasciiranges', 'patsub_replacement', 'globskipdots']);
   traps = new Map<string, string>();
   /** In a subshell: the parent's traps, which `trap`/`trap -p` list until the subshell changes one. */
@@ -300,7 +302,7 @@ export class Shell {
     s += 'B';
     if (o.noclobber) s += 'C';
     if (o.errtrace) s += 'E';
-    if (fakeState.get('histexpand')) s += 'H';
+    if (this.setOpts.get('histexpand')) s += 'H';
     if (this.cMode && !this.noC) s += 'c';
     return s;
   }
@@ -614,7 +616,7 @@ export class Shell {
     s.commandHash = new Map([...this.commandHash].map(([k, e]) => [k, { ...e }]));
     s.params = this.params.slice();
     s.arg0 = this.arg0; s.errName = this.errName; s.cwd = this.cwd; s.status = this.status;
-    s.opts = { ...this.opts }; s.shopt = new Set(this.shopt);
+    s.opts = { ...this.opts }; s.shopt = new Set(this.shopt); s.setOpts = new Map(this.setOpts);
     // caught signals are reset in a subshell (ignored ones stay ignored); EXIT/DEBUG are not inherited
     s.traps = new Map([...this.traps].filter(([k, v]) => k === 'RETURN' || (k === 'ERR' ? this.opts.errtrace : k !== 'EXIT' && k !== 'DEBUG' && v === '')));
     s.shownTraps = this.shownTraps ?? (this.traps.size ? new Map(this.traps) : undefined);
@@ -901,7 +903,7 @@ export class Shell {
       if (st.Negated) this.noErrexit--;
       this.releaseProcSubst(psf);
     }
-    if (st.Cmd && st.Cmd.type !== 'BinaryCmd' && errexitApplies(st.Cmd)) this.setPipestatus([status]);
+    if (st.Cmd && st.Cmd.type !== 'BinaryCmd' && errexitApplies(st.Cmd)) this.setPipestatus(status);
     if (st.Negated) status = status === 0 ? 1 : 0;
     this.status = status;
     if (status !== 0 && !st.Negated && this.noErrexit === 0 && st.Cmd && (errexitApplies(st.Cmd) || this.redirFailed === st)) {
@@ -1300,15 +1302,16 @@ export class Shell {
     return st;
   }
 
-  setPipestatus(results: number[]): void {
+  setPipestatus(results: number[] | number): void {
     // after most commands: one status, and the variable is still the one set here (updated in place)
     const cur = this.scopes[0]!.get('PIPESTATUS');
-    if (results.length === 1 && cur !== undefined && cur === this.pipestatusVar && cur.arr?.size === 1 && cur.arr.has(0) && cur.str === undefined && !cur.assoc
-      && !cur.readonly && !cur.exported && !cur.integer && !cur.lower && !cur.upper && !cur.nameref && !cur.local) {
-      cur.arr.set(0, String(results[0]));
+    const one = typeof results === 'number' ? results : results.length === 1 ? results[0]! : undefined;
+    if (one !== undefined && cur !== undefined && cur === this.pipestatusVar && cur.arr?.size === 1 && cur.arr.has(0) && onlyArr(cur)) {
+      cur.arr.set(0, String(one));
       return;
     }
-    const v: Var = { arr: new Map(results.map((r, i) => [i, String(r)])) };
+    const list = typeof results === 'number' ? [results] : results;
+    const v: Var = { arr: new Map(list.map((r, i) => [i, String(r)])) };
     this.pipestatusVar = v;
     this.scopes[0]!.set('PIPESTATUS', v);
   }
@@ -1566,17 +1569,18 @@ export class Shell {
     for (const a of c.Assigns) if (!this.canAssignSync(a)) return undefined;
     this.lastSubstStatus = undefined;
     this.lastArg = '';
-    for (const a of c.Assigns) this.assignValueSync(a);
+    for (const a of c.Assigns) this.assignValueSync(a, true);
     return this.lastSubstStatus ?? 0;
   }
 
   private canAssignSync(a: Assign): boolean {
+    if (badAssigns.size && badAssigns.has(a.Name!.Value)) return false; // assignValue1 reports it
     return !a.Array && (!a.Value || this.ex.canSync(a.Value)) && (!a.Index || this.canSyncSubscript(a.Index));
   }
 
   /** assignValue without awaiting when its words expand synchronously; false (nothing done) otherwise. */
-  assignValueSync(a: Assign): boolean {
-    if (!this.canAssignSync(a)) return false;
+  assignValueSync(a: Assign, checked = false): boolean {
+    if (!checked && !this.canAssignSync(a)) return false;
     const name = a.Name!.Value;
     if (badAssigns.size && badAssigns.has(name)) return false;
     try {
@@ -1837,7 +1841,7 @@ export class Shell {
       // a remembered file that vanished fails in bash's forked child, whose message has no line
       if (found.display && !this.cMode) await this.err(`${found.display}: ${found.error}`);
       else if (found.path) await this.writeFd(2, `${this.errName}: ${found.display ?? found.path}: ${found.error}\n`).catch(() => undefined);
-      else await this.err(`${name}: ${found.error}`);
+      else await this.err(`${found.status === 127 && /[\x00-\x1f\x7f]/.test(name) && !name.includes('/') ? shellQuote(name) : name}: ${found.error}`); // (bash quotes a name with control characters)
       return found.status;
     }
     void temp;
@@ -1870,6 +1874,15 @@ function noShebangScript(p: string): Buffer | 'binary' | undefined {
 /** Runs a `#!`-less script in a fresh subshell (set by cli.ts, which owns shell construction). */
 export let scriptRunner: ((parent: Shell, src: Buffer, args: string[]) => Promise<number>) | undefined;
 export function setScriptRunner(f: typeof scriptRunner): void { scriptRunner = f; }
+
+/** A variable with a value array and no other value or attribute. */
+function onlyArr(v: Var): boolean {
+  for (const k in v) {
+    const x = (v as Record<string, unknown>)[k];
+    if (k !== 'arr' && x !== undefined && x !== false) return false;
+  }
+  return true;
+}
 
 /** Builtins a read-ahead loop may run (see Shell.readAheadFd): they start no process and read stdin only through `read`. */
 const readAheadSafe = new Set([':', 'true', 'false', 'echo', 'printf', 'test', '[', 'read', 'shift', 'break', 'continue', 'exit', 'unset', 'set', 'getopts', 'cd', 'pwd']);

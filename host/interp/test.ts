@@ -52,10 +52,7 @@ export function unaryTest(sh: Shell, op: number, x: string): boolean {
     case Tok.tsFdTerm: { const f = sh.fds.get(Number(x)); try { return !!f && /^\d+$/.test(x) && isatty(f.fd); } catch { return false; } }
     case Tok.tsEmpStr: return x === '';
     case Tok.tsNempStr: return x !== '';
-    case Tok.tsOptSet: {
-      const o = sh.opts as unknown as Record<string, boolean>;
-      return o[x] === true;
-    }
+    case Tok.tsOptSet: return (sh.specialOrVar('SHELLOPTS') ?? '').split(':').includes(x);
     case Tok.tsVarSet: {
       const m = /^([a-zA-Z_][a-zA-Z0-9_]*)\[(.*)\]$/.exec(x);
       if (m) return (m[2] === '@' || m[2] === '*') ? sh.arrayValues(m[1]!).length > 0 : sh.getElem(m[1]!, sh.refSubscript(m[1]!, m[2]!)) !== undefined;

@@ -77,4 +77,35 @@ describe('interp CLI', function () {
       expect(r.stdout).to.contain('s.sh s.sh s.sh|2 3 0|f g main\n');
     } finally { fs.rmSync(dir, { recursive: true, force: true }); }
   });
+  it('takes bash\'s invocation options like bash does (-O/+O, -i, -l, -s, -, SHELLOPTS from the environment)', () => {
+    const cases: [string[], string][] = [
+      [['-O', 'nullglob', '-c', 'echo a *.none b; shopt -p nullglob'], ''],
+      [['+O', 'globskipdots', '-c', 'shopt -p globskipdots'], ''],
+      [['--rcfile', '/dev/null', '-i', '-c', 'echo $-; test -o emacs && echo emacs; shopt -p expand_aliases'], ''],
+      [['-l', '-c', 'shopt -p login_shell'], ''],
+      [['-c', 'echo "$0 $1"', '-', 'x'], ''],
+      [['-s', 'p1', 'p2'], 'echo "$# $1 $2"\n'],
+      [['-'], 'echo "from stdin $#"\n'],
+      [['-O', 'bogus_opt', '-c', 'echo no'], ''],
+      [['-oo', 'errexit', 'noglob', '-c', 'echo $-'], ''],
+      [['-eo', 'pipefail', '-c', 'false | true; echo no'], ''],
+      [['-o', 'bogus_opt', '-c', 'echo no'], ''],
+    ];
+    for (const [args, input] of cases) {
+      const r = interp(args, input);
+      const b = spawnSync('bash', args, { input, encoding: 'utf8', env: { ...process.env, HOME: '/nonexistent' } });
+      expect(r.stdout, args.join(' ')).to.equal(b.stdout);
+      expect(r.status, args.join(' ')).to.equal(b.status);
+    }
+    const env = { ...process.env, SHELLOPTS: 'xtrace' };
+    const r = spawnSync(process.execPath, ['--import', 'tsx', entry, '-c', 'echo $-; declare -p SHELLOPTS'], { encoding: 'utf8', env });
+    expect(r.stdout).to.equal('hxBc\ndeclare -rx SHELLOPTS="braceexpand:hashall:interactive-comments:xtrace"\n');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'interp-cli-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'bin.sh'), 'echo one \0 two\n');
+      const e = interp([path.join(dir, 'bin.sh')]);
+      expect(e.status).to.equal(126);
+      expect(e.stderr).to.contain('cannot execute binary file');
+    } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+  });
 });
