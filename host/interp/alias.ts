@@ -175,7 +175,7 @@ export class AliasReader {
       if (META.includes(c)) {
         if (c === '(' && this.i > start) {
           const pre = b.slice(start, this.i);
-          if ('@!*+?'.includes(b[this.i - 1]!) || ASSIGN.test(pre) && /=$/.test(pre)) { this.i++; this.parens(); lit = false; continue; }
+          if ('@!*+?'.includes(b[this.i - 1]!) || ASSIGN.test(pre) && /=$/.test(pre)) { this.i++; this.balanced('(', ')'); lit = false; continue; }
         }
         if ((c === '<' || c === '>') && b[this.i + 1] === '(') { this.i += 2; this.subst(); lit = false; continue; }
         break;
@@ -189,7 +189,7 @@ export class AliasReader {
         const n = b[this.i + 1];
         if (n === '(' && b[this.i + 2] === '(') { this.i += 3; this.arith(); continue; }
         if (n === '(') { this.i += 2; this.subst(); continue; }
-        if (n === '{') { this.i += 2; this.braces(); continue; }
+        if (n === '{') { this.i += 2; this.balanced('{', '}'); continue; }
         if (n === "'") { this.i += 2; while (this.i < b.length && b[this.i] !== "'") this.i += b[this.i] === '\\' ? 2 : 1; this.i++; continue; }
         this.i++;
         continue;
@@ -208,7 +208,7 @@ export class AliasReader {
       else if (c === '`') this.backquote();
       else if (c === '$' && b[this.i + 1] === '(') {
         if (b[this.i + 2] === '(') { this.i += 3; this.arith(); } else { this.i += 2; this.subst(); }
-      } else if (c === '$' && b[this.i + 1] === '{') { this.i += 2; this.braces(); }
+      } else if (c === '$' && b[this.i + 1] === '{') { this.i += 2; this.balanced('{', '}'); }
       else this.i++;
     }
     this.i++;
@@ -221,8 +221,8 @@ export class AliasReader {
     this.i++;
   }
 
-  /** `${…}` after the `${`. */
-  private braces(): void {
+  /** `${…}` after the `${`, or a balanced `( … )` in a word (extglob, array assignment) after the `(`. */
+  private balanced(open: '{' | '(', close: '}' | ')'): void {
     const b = this.buf;
     let depth = 1;
     while (this.i < b.length) {
@@ -231,24 +231,8 @@ export class AliasReader {
       if (c === "'") { const e = b.indexOf("'", this.i + 1); this.i = e < 0 ? b.length : e + 1; continue; }
       if (c === '"') { this.i++; this.dquote(); continue; }
       if (c === '$' && b[this.i + 1] === '(') { if (b[this.i + 2] === '(') { this.i += 3; this.arith(); } else { this.i += 2; this.subst(); } continue; }
-      if (c === '{') depth++;
-      else if (c === '}' && --depth === 0) { this.i++; return; }
-      this.i++;
-    }
-  }
-
-  /** Balanced `( … )` inside a word (extglob, array assignment) after the `(`. */
-  private parens(): void {
-    const b = this.buf;
-    let depth = 1;
-    while (this.i < b.length) {
-      const c = b[this.i]!;
-      if (c === '\\') { this.i += 2; continue; }
-      if (c === "'") { const e = b.indexOf("'", this.i + 1); this.i = e < 0 ? b.length : e + 1; continue; }
-      if (c === '"') { this.i++; this.dquote(); continue; }
-      if (c === '$' && b[this.i + 1] === '(') { if (b[this.i + 2] === '(') { this.i += 3; this.arith(); } else { this.i += 2; this.subst(); } continue; }
-      if (c === '(') depth++;
-      else if (c === ')' && --depth === 0) { this.i++; return; }
+      if (c === open) depth++;
+      else if (c === close && --depth === 0) { this.i++; return; }
       this.i++;
     }
   }
