@@ -202,7 +202,7 @@ export class Arith {
     if (v === undefined) { this.host.nounset(name); return 0n; }
     if (this.depth > 100) throw new ArithError('expression recursion level exceeded');
     const t = v.trim();
-    if (/^-?[0-9]+$/.test(t) && t.length < 19) return BigInt(t);
+    if (/^-?(?:0|[1-9][0-9]*)$/.test(t) && t.length < 19) return BigInt(t);
     this.depth++;
     try { return this.evalString(v); } finally { this.depth--; }
   }
@@ -295,6 +295,7 @@ export class Arith {
         }
         const s = await this.host.expandWord(e);
         const t = s.trim();
+        if (t === '' && e === this.top) return { k: 'num', v: 0n };
         if (/^[0-9]+$/.test(t) && t.length < 19 && !(t.length > 1 && t[0] === '0')) return { k: 'num', v: BigInt(t) };
         const p = new TextParser(s);
         const n = p.parseExpr();
@@ -323,8 +324,12 @@ export class Arith {
 
   async evalAst(e: ArithmExpr): Promise<bigint> {
     if (this.canSync(e)) return this.evalSync(e);
-    return this.evalNode(await this.fromAst(e));
+    const outer = this.top;
+    this.top = e;
+    try { return this.evalNode(await this.fromAst(e)); } finally { this.top = outer; }
   }
+  /** The whole expression being evaluated: a word that is all of it and expands to blanks is 0 (bash's `$(( $empty ))`). */
+  private top: ArithmExpr | undefined;
 
   /**
    * Whether fromAst(e) never has to await: every word in it is literal text or expands
@@ -355,12 +360,13 @@ export class Arith {
   evalSync(e: ArithmExpr): bigint {
     let t = constTrees.get(e);
     if (t === undefined) {
-      const outer = this.dynamic;
+      const outer = this.dynamic, outerTop = this.top;
       this.dynamic = false;
+      this.top = e;
       try {
         t = this.treeSync(e);
         if (!this.dynamic) constTrees.set(e, t);
-      } finally { this.dynamic = outer; }
+      } finally { this.dynamic = outer; this.top = outerTop; }
     }
     return this.evalNode(t);
   }
@@ -409,6 +415,7 @@ export class Arith {
         // literal text (a single Lit) expands to itself whatever the state: the tree is constant
         if (!(p && p.type === 'Lit')) this.dynamic = true;
         const t = s.trim();
+        if (t === '' && e === this.top) return { k: 'num', v: 0n };
         if (/^[0-9]+$/.test(t) && t.length < 19 && !(t.length > 1 && t[0] === '0')) return { k: 'num', v: BigInt(t) };
         const tp = new TextParser(s);
         const n = tp.parseExpr();

@@ -1,6 +1,7 @@
 // Builtin commands. Each takes the shell and argv (byte strings) and returns a status.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isatty } from 'node:tty';
 import type { Assign, Word } from './ast.ts';
 import type { Job, Shell, Var } from './runner.ts';
 import { errnoMsg, optionLetters, tempScopes } from './runner.ts';
@@ -10,7 +11,7 @@ import { readSome, readByteSync, AGAIN, TIMEOUT } from './io.ts';
 import { ansiC, shellQuote } from './expand.ts';
 import { testArgs } from './test.ts';
 import { formatHashTable } from './command-hash.ts';
-import { lookPath, runExternal } from './exec.ts';
+import { isExecFile, lookPath, runExternal } from './exec.ts';
 import { getPrivateCommand } from './registry.ts';
 import { PSEUDO_SIGS, keyNumber, sigDescription, sigKey, sigNumber, signalTable } from './signals.ts';
 import { HELP_LIST, HELP_TOPICS, HELP_VERSION } from './help-text.ts';
@@ -311,7 +312,11 @@ export function formatPrintf(fmt: string, args: string[], errs: string[], tz?: s
         continue;
       }
       const m = /^%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([hlLjzt]*)([diouxXeEfFgGcsbq%])?/.exec(fmt.slice(i));
-      if (!m || !m[5]) { errs.push(`\`${fmt[i + (m ? m[0].length : 1)] ?? ''}': invalid format character`); stop = true; return; }
+      if (!m || !m[5]) {
+        const at = i + (m ? m[0].length : 1);
+        errs.push(at >= fmt.length ? `\`${fmt.slice(i)}': missing format character` : `\`${fmt[at]}': invalid format character`);
+        stop = true; return;
+      }
       i += m[0].length - 1;
       const flags = m[1]!;
       const conv = m[5];
@@ -506,6 +511,7 @@ def(['pushd'], async (sh, args) => {
   if (typeof o === 'number') return o;
   if (o.ops.length > 1) { await errOut(sh, 'pushd', 'too many arguments'); return 1; }
   const dir = o.ops[0];
+  if (dir === undefined && o.n) return 0;
   if (dir === undefined || /^[-+]\d+$/.test(dir)) {
     if (sh.dirStack.length === 0) { await errOut(sh, 'pushd', dir === undefined ? 'no other directory' : 'directory stack empty'); return 1; }
     const idx = dir === undefined ? 1 : await stackIndex(sh, 'pushd', dir);
@@ -639,6 +645,8 @@ function parseDeclArgs(args: string[]): DeclItem[] {
 /** declare/typeset/local/export/readonly over evaluated items. */
 export async function declare(sh: Shell, variant: string, items: DeclItem[]): Promise<number> {
   const on = new Set<string>(), off = new Set<string>();
+  const allowed = variant === 'export' || variant === 'readonly' ? 'aAfnp' : 'aAfFgiIlnprtux';
+  for (const it of items) for (const c of it.flag?.slice(1) ?? '') if (!allowed.includes(c)) return usageErr(sh, variant, `${it.flag![0]}${c}: invalid option`);
   for (const it of items) if (it.flag) for (const c of it.flag.slice(1)) (it.flag[0] === '-' ? on : off).add(c);
   if (variant === 'export') {
     if (on.has('n')) { on.delete('n'); off.add('x'); } else on.add('x');
@@ -719,7 +727,12 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
       v = raw ? sh.getVarRaw(name) : sh.resolveVar(name);
       if (!v) { v = {}; sh.scopes[0]!.set(raw ? name : sh.resolveName(name), v); }
     }
-    if (v.readonly && (it.value !== undefined || it.arrayAssign || off.has('r'))) { await errOut(sh, variant, `${name}: readonly variable`); st = 1; continue; }
+    if (v.readonly && (it.value !== undefined || it.arrayAssign || off.has('r'))) {
+      // (export and readonly report it like a plain assignment)
+      if (variant === 'export' || variant === 'readonly') await sh.err(`${name}: readonly variable`);
+      else await errOut(sh, variant, `${name}: readonly variable`);
+      st = 1; continue;
+    }
     // `export -a x` / `readonly -A x` without a value do not make x an array (bash)
     const bare = (variant === 'export' || variant === 'readonly') && it.value === undefined && !it.arrayAssign && v.str === undefined && !v.arr && !v.assoc;
     // with a compound assignment, bash abandons the rest of the line (the message has no `declare:`)
@@ -844,8 +857,9 @@ def(['unset'], async (sh, args) => {
     if (a === '-v') { mode = 'v'; explicitV = true; continue; }
     if (a === '-n') { mode = 'n'; continue; }
     if (mode === 'f') { sh.funcs.delete(a); continue; }
-    const m = /^([a-zA-Z_][a-zA-Z0-9_]*)\[(.*)\]$/s.exec(a);
+    const m = /^([a-zA-Z_][a-zA-Z0-9_]*)\[(.+)\]$/s.exec(a);
     try {
+      if (!m && explicitV && !/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(a)) { await errOut(sh, 'unset', `\`${a}': not a valid identifier`); st = 1; continue; }
       if (m) {
         const v = sh.resolveVar(m[1]!);
         if (v?.readonly) throw new ShellError(`${m[1]}: cannot unset: readonly variable`, 1);
@@ -894,6 +908,8 @@ export function shellOptsString(sh: Shell): string {
   return [...Object.keys(longOpts), ...fakeOpts].filter((n) => longOptOn(sh, n)).sort().join(':');
 }
 export function setLongOpt(sh: Shell, name: string, on: boolean): void {
+  // (bash's posix mode turns expand_aliases on; leaving it turns it off in a non-interactive shell)
+  if (name === 'posix' && !sh.opts.interactive) { if (on) sh.shopt.add('expand_aliases'); else sh.shopt.delete('expand_aliases'); }
   if (name in longOpts) { (sh.opts as unknown as Record<string, boolean>)[longOpts[name]!] = on; return; }
   sh.setOpts.set(name, on);
   if (on && name === 'vi') sh.setOpts.set('emacs', false); // the editing modes exclude each other
@@ -911,7 +927,7 @@ def(['set'], async (sh, args) => {
   let i = 1;
   for (; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '--') { i++; sh.params = args.slice(i); return 0; }
+    if (a === '--') { i++; sh.params = args.slice(i); sh.setParamsCount++; return 0; }
     if (a === '-') { sh.opts.xtrace = false; sh.opts.verbose = false; i++; break; }
     if (!/^[-+]/.test(a)) break;
     const enable = a[0] === '-';
@@ -934,11 +950,10 @@ def(['set'], async (sh, args) => {
       const o = optionLetters[c];
       if (o) { sh.opts[o] = enable; continue; }
       if ('hBHmbkpPtT'.includes(c)) continue;
-      await errOut(sh, 'set', `${a[0]}${c}: invalid option`);
-      return 2;
+      return usageErr(sh, 'set', `${a[0]}${c}: invalid option`);
     }
   }
-  if (i < args.length || args[i - 1] === '-') sh.params = args.slice(i);
+  if (i < args.length) { sh.params = args.slice(i); sh.setParamsCount++; }
   return 0;
 });
 
@@ -1071,6 +1086,7 @@ def(['read'], async (sh, args) => {
     if (!a.startsWith('-') || a === '-') break;
     for (let k = 1; k < a.length; k++) {
       const c = a[k]!;
+      if ('dnNuapti'.includes(c) && k === a.length - 1 && i + 1 >= args.length) return usageErr(sh, 'read', `-${c}: option requires an argument`);
       const val = (): string => { const rest = a.slice(k + 1); k = a.length; return rest !== '' ? rest : args[++i] ?? ''; };
       if (c === 'r') raw = true;
       else if (c === 's' || c === 'e') { /* no terminal handling */ }
@@ -1087,11 +1103,17 @@ def(['read'], async (sh, args) => {
         deadline = Date.now() + t * 1000;
       }
       else if (c === 'i') val();
-      else { await errOut(sh, 'read', `-${c}: invalid option`); return 2; }
+      else return usageErr(sh, 'read', `-${c}: invalid option`);
     }
   }
   const names = args.slice(i);
-  if (prompt !== undefined) await sh.writeFd(2, prompt);
+  if (prompt !== undefined) {
+    // (bash shows the prompt only when reading from a terminal)
+    const f = sh.fds.get(fd);
+    let tty = false;
+    try { tty = !!f && isatty(f.fd); } catch { /* */ }
+    if (tty) await sh.writeFd(2, prompt);
+  }
   let line: { text: string; eof: boolean } | null;
   try { line = await readLine(sh, fd, exact ? '' : delim, max, raw, deadline, true); } catch (e) {
     if (e instanceof ShellError) { await errOut(sh, 'read', e.message); return 1; }
@@ -1106,6 +1128,12 @@ def(['read'], async (sh, args) => {
   }
   const text = line?.text ?? '';
   const ifs = sh.getVar('IFS') ?? ' \t\n';
+  const badName = async (n: string): Promise<boolean> => {
+    if (/^[a-zA-Z_][a-zA-Z0-9_]*(\[[\s\S]*\])?$/.test(n)) return false;
+    await errOut(sh, 'read', `\`${n}': not a valid identifier`);
+    return true;
+  };
+  if (arr !== undefined && await badName(arr)) return 1;
   if (exact) {
     sh.setVar(names[0] ?? 'REPLY', raw ? text : unbackslash(text));
     for (const n of names.slice(1)) sh.setVar(n, '');
@@ -1118,7 +1146,12 @@ def(['read'], async (sh, args) => {
     sh.setVar('REPLY', raw ? text : unbackslash(text));
   } else {
     const fields = ifsSplit(text, ifs, names.length, !raw);
-    names.forEach((n, k) => sh.setVar(n, fields[k] ?? ''));
+    for (let k = 0; k < names.length; k++) {
+      if (await badName(names[k]!)) return 1;
+      const m = /^([a-zA-Z_][a-zA-Z0-9_]*)\[([\s\S]*)\]$/.exec(names[k]!);
+      if (m) sh.setElem(m[1]!, await sh.refSubscriptAsync(m[1]!, m[2]!), fields[k] ?? '');
+      else sh.setVar(names[k]!, fields[k] ?? '');
+    }
   }
   return line === null || line.eof ? 1 : 0;
 });
@@ -1173,7 +1206,7 @@ def(['source', '.'], async (sh, args) => {
   if (typeof o === 'number') return o;
   if (o.i > 1) args = [args[0]!, ...args.slice(o.i)];
   const file = args[1];
-  if (file === undefined) { await errOut(sh, args[0]!, 'filename argument required'); return 2; }
+  if (file === undefined) return usageErr(sh, args[0]!, 'filename argument required');
   let p: string | undefined;
   if (!file.includes('/')) {
     for (const dir of (sh.getVar('PATH') ?? '').split(':')) {
@@ -1184,7 +1217,7 @@ def(['source', '.'], async (sh, args) => {
   p ??= path.resolve(sh.cwd, file);
   let src: string;
   try { src = fs.readFileSync(Buffer.from(p, 'latin1')).toString('latin1'); } catch (e) {
-    await errOut(sh, file, errnoMsg(e));
+    await ((e as NodeJS.ErrnoException).code === 'EISDIR' ? errOut(sh, args[0]!, `${file}: is a directory`) : errOut(sh, file, errnoMsg(e)));
     await sh.returnTrap(); // bash runs the RETURN trap even when the file cannot be read
     return 1;
   }
@@ -1193,6 +1226,7 @@ def(['source', '.'], async (sh, args) => {
   const savedSrc = sh.source, savedParams = sh.params, savedErr = sh.errName;
   const hasArgs = args.length > 2;
   if (hasArgs) sh.params = args.slice(2);
+  const setCount = sh.setParamsCount;
   sh.setSource(parsed.src, file);
   sh.errName = file;
   sh.sourcing++;
@@ -1215,7 +1249,8 @@ def(['source', '.'], async (sh, args) => {
     sh.sourcing--;
     sh.source = savedSrc;
     sh.errName = savedErr;
-    if (hasArgs) sh.params = savedParams;
+    // bash keeps the parameters `set` gave a file sourced with arguments outside any function
+    if (hasArgs && !(sh.funcDepth === 0 && sh.setParamsCount !== setCount)) sh.params = savedParams;
   }
 });
 
@@ -1233,7 +1268,14 @@ def(['exec'], async (sh, args) => {
   if (argv0 !== undefined || login) rest[0] = (login ? '-' : '') + (argv0 ?? rest[0]!);
   const found = lookPath(sh, args[i]!);
   if (found.error) {
-    await sh.err(`${args[i]}: ${found.error === 'command not found' ? 'not found' : found.error}`);
+    const name = args[i]!;
+    if (found.error === 'command not found') await errOut(sh, 'exec', `${name}: not found`);
+    else {
+      // (bash names the file by its full path here)
+      const full = name.includes('/') ? path.resolve(sh.cwd, name) : found.path ?? name;
+      await sh.err(`${full}: ${found.error}`);
+      if (found.status === 126) await errOut(sh, 'exec', `${full}: cannot execute: ${found.error}`);
+    }
     throw new ExitSignal(found.status);
   }
   const st = await runExternal(sh, found.path!, rest);
@@ -1245,16 +1287,24 @@ async function describe(sh: Shell, name: string, mode: 'v' | 'V' | 't' | 'p' | '
   const emit = async (kind: string, text: string): Promise<void> => {
     found = true;
     if (mode === 't') await out(sh, kind + '\n');
-    else if (mode === 'v') await out(sh, (kind === 'file' ? text : name) + '\n');
+    else if (mode === 'v') await out(sh, (kind === 'file' ? text : kind === 'alias' ? `alias ${name}=${shellQuote(text)}` : name) + '\n');
     else if (mode === 'V') await out(sh, kind === 'file' ? `${name} is ${text}\n` : kind === 'function' ? (all || mode === 'V' ? `${name} is a function\n${sh.functionText(name)}\n` : '') : kind === 'alias' ? `${name} is aliased to \`${text}'\n` : `${name} is a shell ${kind}\n`);
     else if (kind === 'file') await out(sh, text + '\n');
   };
   if (mode !== 'P' && !noFunc) {
-    if (sh.aliases.has(name)) { await emit('alias', sh.aliases.get(name)!); if (!all) return true; }
+    if (sh.aliases.has(name) && sh.shopt.has('expand_aliases')) { await emit('alias', sh.aliases.get(name)!); if (!all) return true; }
     if (keywords.has(name)) { await emit('keyword', name); if (!all) return true; }
     if (sh.funcs.has(name)) { await emit('function', name); if (!all) return true; }
   }
   if (mode !== 'P' && (builtins.has(name) || getPrivateCommand(name))) { await emit('builtin', name); if (!all) return true; }
+  if (all && !name.includes('/')) {
+    // -a: every executable NAME along PATH
+    for (const dir of (sh.getVar('PATH') ?? '/usr/local/bin:/usr/bin:/bin').split(':')) {
+      const d = dir || '.';
+      if (isExecFile(path.resolve(sh.cwd, d, name))) await emit('file', d + (d.endsWith('/') ? '' : '/') + name);
+    }
+    return found;
+  }
   const f = lookPath(sh, name);
   if (f.path && (!f.error || !all)) await emit('file', mode === 'V' && !all && sh.commandHash.has(name) ? `hashed (${f.path})` : displayPath(sh, name, f.path));
   return found;
@@ -1275,8 +1325,13 @@ def(['type'], async (sh, args) => {
   let mode: 'V' | 't' | 'p' | 'P' = 'V';
   let all = false, noFunc = false;
   let st = 0;
-  for (const a of args.slice(1)) {
-    if (/^-[atpPf]+$/.test(a)) { for (const c of a.slice(1)) { if (c === 'a') all = true; else if (c === 't') mode = 't'; else if (c === 'p') mode = 'p'; else if (c === 'P') mode = 'P'; else if (c === 'f') noFunc = true; } continue; }
+  // (bash also takes the long spellings -type, -path and -all)
+  const argv = args.map((a, i) => (i === 0 ? a : a === '-type' ? '-t' : a === '-path' ? '-p' : a === '-all' ? '-a' : a));
+  const o = await simpleOpts(sh, argv, 'afptP');
+  if (typeof o === 'number') return o;
+  for (const c of o.flags) { if (c === 'a') all = true; else if (c === 'f') noFunc = true; }
+  for (const c of argv.slice(1, o.i).join('')) if ('tpP'.includes(c)) mode = c === 'p' && o.flags.has('P') ? 'P' : c as 't' | 'p' | 'P';
+  for (const a of argv.slice(o.i)) {
     if (!(await describe(sh, a, mode, all, noFunc))) { if (mode === 'V') await errOut(sh, 'type', `${a}: not found`); st = 1; }
   }
   return st;
@@ -1287,7 +1342,10 @@ def(['command'], async (sh, args) => {
   for (; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') { i++; break; }
-    if (!/^-[pvV]+$/.test(a)) break;
+    if (!/^-[pvV]+$/.test(a)) {
+      if (/^-./.test(a)) return usageErr(sh, 'command', `-${[...a.slice(1)].find((c) => !'pvV'.includes(c))}: invalid option`);
+      break;
+    }
     if (a.includes('v')) mode = 'v';
     if (a.includes('V')) mode = 'V';
     if (a.includes('p')) std = true;

@@ -35,6 +35,7 @@ export interface RunOptions {
 export function newShell(o: RunOptions = {}): Shell {
   const sh = new Shell();
   sh.opts.posix = !!o.posix;
+  if (o.posix) sh.shopt.add('expand_aliases');
   if (o.opts) Object.assign(sh.opts, o.opts);
   if (o.opts?.interactive) {
     // (no job control, history or prompts here: just the visible option state of `bash -i`)
@@ -142,6 +143,14 @@ function refuseSyntaxError(e: DeferredParseError, name: string, write: (m: strin
   return 2;
 }
 
+/** bash's invocation error: `bash: -X: invalid option` and its usage text (status 2). */
+function badOption(sh: string, opt: string): number {
+  process.stderr.write(`${sh}: ${opt}: invalid option\nUsage:\t${sh} [GNU long option] [option] ...\n\t${sh} [GNU long option] [option] script-file ...\nGNU long options:\n` +
+    ['debug', 'debugger', 'dump-po-strings', 'dump-strings', 'help', 'init-file', 'login', 'noediting', 'noprofile', 'norc', 'posix', 'pretty-print', 'rcfile', 'restricted', 'verbose', 'version'].map((o) => `\t--${o}\n`).join('') +
+    'Shell options:\n\t-ilrsD or -c command or -O shopt_option\t\t(invocation only)\n\t-abefhkmnptuvxBCEHPT or -o option\n');
+  return 2;
+}
+
 function usage(): number {
   process.stderr.write('usage: hpatch-router interp [--posix] [-euxo opt] -c SCRIPT [NAME [ARG...]] | FILE [ARG...]\n');
   return 2;
@@ -169,8 +178,12 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
       return 0;
     }
     if (a === '--') { i++; break; }
-    // option letters, possibly grouped; each `o`/`O` takes the next argument (`-oo errexit noglob`)
-    if (/^[-+][a-zA-Z]+$/.test(a)) {
+    if (a === '--verbose') { opts.verbose = true; continue; }
+    if (a === '--debug' || a === '--debugger') continue;
+    if (a.startsWith('--')) return badOption(posix ? 'sh' : 'bash', a);
+    // option letters, possibly grouped; each `o`/`O` takes the next argument (`-oo errexit noglob`);
+    // like bash, any word starting with `-` or `+` before the operands is options (`bash -c '+ x'`)
+    if (/^[-+]/.test(a)) {
       const on = a[0] === '-';
       const sh = posix ? 'sh' : 'bash';
       for (const c of a.slice(1)) {
@@ -192,7 +205,7 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
         if (c === 's') { stdinMode = true; continue; }
         const o = optionLetters[c];
         if (o) (opts as Record<string, boolean>)[o] = on;
-        else { process.stderr.write(`${sh}: ${a[0]}${c}: invalid option\n`); return usage(); }
+        else return badOption(sh, `${a[0]}${c}`);
       }
       continue;
     }
@@ -200,7 +213,7 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
   }
   const rest = argv.slice(i);
   if (cmdMode) {
-    if (rest.length === 0) { process.stderr.write('interp: -c: option requires an argument\n'); return 2; }
+    if (rest.length === 0) { process.stderr.write(`${posix ? 'sh' : 'bash'}: -c: option requires an argument\n`); return 2; }
     script = Buffer.from(rest[0]!, 'utf8');
     name = rest[1] ?? (posix ? 'sh' : 'bash');
     return run(script, name, rest.slice(2).map(toBytes), posix, opts, true, shopts, setOpts);

@@ -10,8 +10,12 @@ export class ShellError extends Error {
  * and goes on with the next one (its jump_to_top_level(DISCARD)). A subshell exits instead.
  */
 export class DiscardError extends ShellError {
-  /** `hard`: bash's top_level_cleanup() first (builtins given too many arguments): see DiscardSignal. */
-  constructor(message: string, status = 1, readonly hard = false) { super(message, status, false); }
+  /**
+   * `hard`: bash's top_level_cleanup() first (builtins given too many arguments): see DiscardSignal.
+   * `exitsUnderErrexit`: with `set -e` the shell exits instead, even where errexit is suspended
+   * (a failed assignment to a readonly variable).
+   */
+  constructor(message: string, status = 1, readonly hard = false, readonly exitsUnderErrexit = false) { super(message, status, false); }
 }
 /**
  * Unwinds to the nearest top-level line (file, `source`, `eval`, trap) or subshell. A `hard`

@@ -11,7 +11,7 @@ import { printCommand } from './printer.ts';
 export interface Found { path?: string; error?: string; status: number; display?: string }
 
 
-function isExecFile(p: string): boolean {
+export function isExecFile(p: string): boolean {
   try {
     const st = fs.statSync(p, { throwIfNoEntry: false });
     if (!st?.isFile()) return false;
@@ -50,6 +50,8 @@ export function lookPath(sh: Shell, name: string, remember = false): Found {
   }
   // bash falls back to the first non-executable file (type/command -v report it, running it gives 126)
   if (denied) return { path: denied, error: 'Permission denied', status: 126, display: deniedShown };
+  // (an empty PATH makes bash run the name as a file in the current directory)
+  if (PATH === '') return { error: 'No such file or directory', status: 127 };
   return { error: 'command not found', status: 127 };
 }
 

@@ -102,6 +102,18 @@ function seqExpand(inner: BTok[]): string[] | undefined {
   const s = inner.map((t) => (t as { c: string }).c).join('');
   let m = /^(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?$/.exec(s);
   if (m) {
+    // bash (mkseq) leaves the sequence unexpanded when it would have more than INT_MAX-2 elements
+    const A = BigInt(m[1]!), B = BigInt(m[2]!);
+    let S = m[3] ? BigInt(m[3]) : 1n;
+    if (S < 0n) S = -S;
+    if (S === 0n) S = 1n;
+    if ((A > B ? A - B : B - A) / S > 2147483644n) return undefined;
+    if (A > BigInt(Number.MAX_SAFE_INTEGER) || A < -BigInt(Number.MAX_SAFE_INTEGER) || B > BigInt(Number.MAX_SAFE_INTEGER) || B < -BigInt(Number.MAX_SAFE_INTEGER)) {
+      const big: string[] = [];
+      if (A <= B) for (let i = A; i <= B; i += S) big.push(String(i));
+      else for (let i = A; i >= B; i -= S) big.push(String(i));
+      return big;
+    }
     const a = Number(m[1]), b = Number(m[2]);
     let step = m[3] ? Math.abs(Number(m[3])) : 1;
     if (step === 0) step = 1;
@@ -116,7 +128,7 @@ function seqExpand(inner: BTok[]): string[] | undefined {
     };
     if (a <= b) for (let i = a; i <= b; i += step) out.push(fmt(i));
     else for (let i = a; i >= b; i -= step) out.push(fmt(i));
-    return out.length > 100000 ? undefined : out;
+    return out;
   }
   m = /^([a-zA-Z])\.\.([a-zA-Z])(?:\.\.(-?\d+))?$/.exec(s);
   if (m) {
@@ -342,7 +354,7 @@ function replParts(pe: ParamExp): { orig: Word | null; with: Word | null } {
 /** TEMP(perf): disables the synchronous paths, to compare. */
 const NO_SYNC = !!process.env['HPATCH_INTERP_NOSYNC'];
 /** Unquoted literal text that expands to itself as a single field (no escapes, tilde, braces, glob characters). */
-const plainLit = (v: string): boolean => v !== '' && !/[\\~{*?[(]/.test(v);
+const plainLit = (v: string): boolean => v !== '' && !/[\\~{*?(]/.test(v) && (!v.includes('[') || !hasMeta(v));
 /** Whether `s` contains one of the characters of `set`. */
 function hasChar(s: string, set: string): boolean {
   for (let i = 0; i < s.length; i++) if (set.includes(s[i]!)) return true;
@@ -484,24 +496,28 @@ export class Expander {
     const parts = w.Parts;
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i]!;
-      if (p.type === 'Lit' && !quoted) { this.litPart(p.Value, i === 0, parts.length === 1, fb, tilde, assign); continue; }
+      if (p.type === 'Lit' && !quoted) { this.litPart(p.Value, i === 0, parts.length === 1, fb, tilde, assign, i === parts.length - 1); continue; }
       await this.part(p, fb, quoted);
     }
   }
 
   /** An unquoted literal part of a word: tilde prefixes, backslash escapes. */
-  private litPart(v: string, first: boolean, whole: boolean, fb: FieldBuilder, tilde: boolean, assign: boolean): void {
+  private litPart(v: string, first: boolean, whole: boolean, fb: FieldBuilder, tilde: boolean, assign: boolean, lastPart = true): void {
     if (tilde && first && v.startsWith('~')) {
       const r = this.tildePrefix(v, whole, assign);
       if (r) { fb.addQuoted(r.home); v = r.rest; }
-    } else if (tilde && first && !this.sh.posix && /^[a-zA-Z_][a-zA-Z0-9_]*=~/.test(v)) {
+    } else if (tilde && first && !this.sh.posix && v.includes('=~') && /^[a-zA-Z_][a-zA-Z0-9_]*=~/.test(v)) {
       const eq = v.indexOf('=');
       const r = this.tildePrefix(v.slice(eq + 1), whole);
       if (r) { this.lit(v.slice(0, eq + 1), fb); fb.addQuoted(r.home); v = r.rest; }
     }
     if (assign && v.includes(':~')) {
       // tilde after ':' in assignments
-      v = v.replace(/:~([^:/]*)/g, (m, u: string) => { const h = this.tildeHome(u); return h === undefined ? m : ':' + h; });
+      v = v.replace(/:~([^:/]*)/g, (m, u: string, at: number) => {
+        if (!lastPart && at + m.length === v.length) return m; // (`:~"x"`: the prefix runs into the next part)
+        const h = this.tildeHome(u);
+        return h === undefined ? m : ':' + h;
+      });
     }
     this.lit(v, fb);
   }
@@ -519,11 +535,8 @@ export class Expander {
     const colon = v.indexOf(':'); // bash ends the tilde prefix at ':' too, in any word (`~root:x`)
     if (colon >= 0 && (slash < 0 || colon < slash)) { slash = colon; whole = true; } // `x=~:~/bin`
     const end = slash < 0 ? v.length : slash;
-    if (slash < 0 && !whole) {
-      // `~$x`: only if the literal is the entire word prefix up to another part (bash: no)
-      const user = v.slice(1);
-      if (user !== '') return undefined;
-    }
+    // `~$x`, `~'/x'`, `~""`: the tilde-prefix runs on into a quoted or expanded part: not expanded
+    if (slash < 0 && !whole) return undefined;
     const user = v.slice(1, end);
     const h = this.tildeHome(user);
     if (h === undefined) return undefined;
@@ -697,6 +710,10 @@ export class Expander {
         if (/^[a-zA-Z_]/.test(name) && !sh.resolveVar(name)) throw new DiscardError(`${indexWord !== undefined ? `${name}[${indexWord}]` : name}: invalid indirect expansion`);
         if (sh.opts.nounset && !(pe.Exp && pe.Exp.Op >= Tok.plus && pe.Exp.Op <= Tok.colAssgn)) throw new ShellError(`!${name}: unbound variable`, 127, true);
         indirUnset = true;
+      } else if (target === '' && (name === '@' || name === '*')) {
+        // (`${!@}` without positional parameters is empty)
+        if (sh.opts.nounset && !(pe.Exp && pe.Exp.Op >= Tok.plus && pe.Exp.Op <= Tok.colAssgn)) throw new ShellError(`!${name}: unbound variable`, 127, true);
+        indirUnset = true;
       } else {
         const m = /^([a-zA-Z_][a-zA-Z0-9_]*|[0-9]+|[@*#?$!-])(?:\[(.*)\])?$/s.exec(target);
         if (!m) throw new DiscardError(`${target}: invalid variable name`);
@@ -744,7 +761,7 @@ export class Expander {
           }
           break;
       }
-    } else this.nounsetCheck(name, indexWord, isSet);
+    } else this.nounsetCheck(name, indexWord, isSet, pe.Short);
 
     if (pe.Slice) {
       const off = pe.Slice.Offset ? Number(await sh.arithAst(pe.Slice.Offset)) : 0;
@@ -806,11 +823,12 @@ export class Expander {
   }
 
   /** `set -u`: error for an unset parameter (expansions without a default). */
-  private nounsetCheck(name: string, indexWord: string | undefined, isSet: boolean): void {
+  private nounsetCheck(name: string, indexWord: string | undefined, isSet: boolean, short = true): void {
     const sh = this.sh;
     if (!isSet && sh.opts.nounset && name !== '@' && name !== '*') {
       if (!(indexWord === '@' || indexWord === '*')) {
-        throw new ShellError(`${indexWord !== undefined ? `${name}[${indexWord}]` : /^[0-9]/.test(name) ? '$' + name : name}: unbound variable`, 127, true);
+        // (bash names `$1` so, but `${1}` and its other forms just `1`)
+        throw new ShellError(`${indexWord !== undefined ? `${name}[${indexWord}]` : short && /^[0-9]/.test(name) ? '$' + name : name}: unbound variable`, 127, true);
       }
     }
   }
@@ -911,12 +929,13 @@ export class Expander {
       if (p0 && p0.type === 'ParamExp') {
         // a lone unquoted parameter: one field when its value has nothing to split or glob
         const r = this.paramSync(p0);
-        const fb = new FieldBuilder(this.ifs());
+        const ifs = this.ifs();
         if (!r.list) {
           const s = r.vals[0] ?? '';
           if (s === '') continue;
-          if (!hasChar(s, fb.ifs) && (this.sh.opts.noglob || !hasMeta(s, this.sh.shopt.has('extglob')))) { out.push(s); continue; }
+          if (!hasChar(s, ifs) && (this.sh.opts.noglob || !hasMeta(s, this.sh.shopt.has('extglob')))) { out.push(s); continue; }
         }
+        const fb = new FieldBuilder(ifs);
         this.emitParam(r, fb, false);
         this.globFields(fb, out);
         continue;
@@ -965,7 +984,7 @@ export class Expander {
     const parts = w.Parts;
     for (; i < parts.length; i++) {
       const p = parts[i]!;
-      if (p.type === 'Lit') this.litPart(p.Value, i === 0, parts.length === 1, fb, tilde !== 'none', tilde === 'assign');
+      if (p.type === 'Lit') this.litPart(p.Value, i === 0, parts.length === 1, fb, tilde !== 'none', tilde === 'assign', i === parts.length - 1);
       else this.partSync(p, fb, false);
     }
     return fb.fields.map((f) => f.val).join('') + fb.cur.val;
@@ -985,7 +1004,7 @@ export class Expander {
     const parts = w.Parts;
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i]!;
-      if (p.type === 'Lit' && !quoted) { this.litPart(p.Value, i === 0, parts.length === 1, fb, tilde, assign); continue; }
+      if (p.type === 'Lit' && !quoted) { this.litPart(p.Value, i === 0, parts.length === 1, fb, tilde, assign, i === parts.length - 1); continue; }
       this.partSync(p, fb, quoted);
     }
   }
@@ -1049,7 +1068,7 @@ export class Expander {
       if (!isSet && sh.opts.nounset && !pe.Exp) throw new ShellError(`${name}: unbound variable`, 127, true);
       return { vals: [String(vals[0]!.length)], list: false, star: false };
     }
-    this.nounsetCheck(name, indexWord, isSet);
+    this.nounsetCheck(name, indexWord, isSet, pe.Short);
     if (pe.Slice) {
       const off = pe.Slice.Offset ? Number(sh.arithSync(pe.Slice.Offset)) : 0;
       const len = pe.Slice.Length ? Number(sh.arithSync(pe.Slice.Length)) : undefined;

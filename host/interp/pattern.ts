@@ -213,14 +213,18 @@ export function glob(pat: string, o: GlobOpts): string[] {
   const comps = pat.split('/');
   let bases: string[] = [abs ? '/' : ''];
   if (abs) comps.shift();
+  let prevGlob = false;
   for (let ci = 0; ci < comps.length; ci++) {
     const comp = comps[ci]!;
     const last = ci === comps.length - 1;
     if (comp === '') {
-      // `a//b` keeps its slashes in the results, like bash
+      // `a//b` keeps its slashes in the results, like bash; after a matched component
+      // (`x*//y`, `x*//`) they become one
+      if (prevGlob) { if (last) bases = bases.map((b) => (b.endsWith('/') ? b : b + '/')); continue; }
       bases = bases.map((b) => (last ? (b.endsWith('/') ? b : b + '/') : b + (b.endsWith('/') ? '/' : '//')));
       continue;
     }
+    prevGlob = hasMeta(comp, o.extglob);
     const next: string[] = [];
     if (o.globstar && comp === '**') {
       if (comps[ci + 1] === '**' && ci + 2 < comps.length) continue; // `**/**/x` is `**/x`

@@ -28,6 +28,8 @@ export interface DeferredParseError {
   context?: string;
   /** `[[ … ]]` errors: bash stops with the last status instead of 2. */
   cond: boolean;
+  /** The exit status instead of 2 (bash -c: 127 for an error inside `$( )`). */
+  status?: number;
   /** The original mvdan-sh error. */
   err: ParseError;
   /** POSIX mode: `message` is mvdan-sh's `L:C: text`, printed after the script name only. */

@@ -5,15 +5,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
-  Tok, type ArithmExpr, type Assign, type CallExpr, type CaseClause, type Command, type File, type ForClause,
-  type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
+  Tok, type ArithmExpr, type ArrayExpr, type Assign, type CallExpr, type CaseClause, type Command, type File, type ForClause,
+  type ExtGlob, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
 } from './ast.ts';
 import { Arith, ArithError } from './arith.ts';
 import { Expander, isUtf8Locale, shellQuote } from './expand.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { FdTable, OsFd, isSigPipe, makeFifoPath, makePipe, openFile, readAll, writeAll } from './io.ts';
 import { matchPattern } from './pattern.ts';
-import { parse } from './parser.ts';
+import { parse, ParseError } from './parser.ts';
 import { arithTextWord, badAssigns, parseScript, rawArith, type DeferredParseError } from './reparse.ts';
 import { builtins, specialBuiltins, declClause, readLine, shellOptsString } from './builtins.ts';
 import { runExternal, lookPath } from './exec.ts';
@@ -56,6 +56,15 @@ let jobSeq = 0;
 let fakePid = 0;
 /** Scopes of prefix assignments (`x=1 cmd`); `local` skips them to reach the function's scope. */
 export const tempScopes = new WeakSet<Map<string, Var>>();
+/**
+ * Background jobs that are a lone builtin wait for the shell to go on (as a forked child usually
+ * lets its parent's next builtin run first) but finish before any external command starts, as
+ * bash's child does while the parent forks and execs (`echo x > f & cat f`).
+ */
+const loneJobs = new Set<{ start: () => void; done: Promise<number> }>();
+export async function settleLoneJobs(): Promise<void> {
+  for (const p of [...loneJobs]) { loneJobs.delete(p); p.start(); await p.done.catch(() => 0); }
+}
 /** Number of signals with a trap that the CLI catches (see cli.ts). */
 export const signalListeners = { count: 0 };
 
@@ -69,6 +78,48 @@ function cloneVar(v: Var): Var {
 const ASCII_RE = /^[\x00-\x7f]*$/;
 export function toBytes(s: string): string { return ASCII_RE.test(s) ? s : Buffer.from(s, 'utf8').toString('latin1'); }
 export function fromBytes(s: string): string { return ASCII_RE.test(s) ? s : Buffer.from(s, 'latin1').toString('utf8'); }
+
+/**
+ * bash's "error token" for a negative exponent: it is found after the right operand of `**`
+ * was read, so the token is the one after that operand, or its last token at the end.
+ */
+function powErrorToken(rest: string): string {
+  const re = /\s*(\*\*|\+\+|--|[-+!~]|[0-9a-zA-Z_#@]+(?:\[[^\]]*\])?|[()]|\S)/y;
+  const toks: { at: number; t: string }[] = [];
+  for (let m: RegExpExecArray | null; re.lastIndex < rest.length && (m = re.exec(rest));) toks.push({ at: m.index + m[0].length - m[1]!.length, t: m[1]! });
+  let i = 0, last = -1;
+  for (;;) {
+    while (i < toks.length && /^[-+!~]$|^\+\+$|^--$/.test(toks[i]!.t)) i++;
+    if (i >= toks.length) break;
+    if (toks[i]!.t === '(') {
+      let d = 0;
+      for (; i < toks.length; i++) { if (toks[i]!.t === '(') d++; else if (toks[i]!.t === ')' && --d === 0) break; }
+    }
+    last = Math.min(i, toks.length - 1); i++;
+    if (i < toks.length && (toks[i]!.t === '++' || toks[i]!.t === '--')) last = i++;
+    if (i < toks.length && toks[i]!.t === '**') { i++; continue; }
+    break;
+  }
+  const k = i < toks.length ? i : last;
+  return k < 0 ? rest : rest.slice(toks[k]!.at);
+}
+
+/** Offset of the first extglob group in these statements outside `[[ ]]` (bash parses those as if extglob were on). */
+function findExtGlob(nodes: unknown): { at?: number; inSubst: boolean } {
+  let found: number | undefined, inSubst = false;
+  const walk = (n: unknown, sub: boolean): void => {
+    if (found !== undefined || n === null || typeof n !== 'object') return;
+    if (Array.isArray(n)) { for (const x of n) walk(x, sub); return; }
+    const t = (n as { type?: string }).type;
+    if (t === 'TestClause') return;
+    if (t === 'ExtGlob') { found = (n as ExtGlob).OpPos; inSubst = sub; return; }
+    const s = sub || (t === 'CmdSubst' && !(n as { Backquotes?: boolean }).Backquotes) || t === 'ProcSubst';
+    if (t === 'CmdSubst' && (n as { Backquotes?: boolean }).Backquotes) return; // (parsed when it runs)
+    for (const k in n) if (k !== 'type') walk((n as Record<string, unknown>)[k], s);
+  };
+  walk(nodes, false);
+  return { at: found, inSubst };
+}
 
 export class Shell {
   scopes: Map<string, Var>[] = [new Map()];
@@ -106,6 +157,8 @@ export class Shell {
   subshell = 0;
   bashpid = process.pid;
   dirStack: string[] = [];
+  /** Counts `set` builtin calls that replaced the positional parameters (for `source FILE ARGS`). */
+  setParamsCount = 0;
   source: SourceInfo = { src: '', lines: [0], name: 'bash' };
   curPos = 0;
   funcNames: string[] = [];
@@ -124,12 +177,13 @@ export class Shell {
     if (name === 'FUNCNAME') return depth === 0 ? [] : [...this.funcNames.slice().reverse(), ...(file ? ['main'] : [])];
     if (name === 'BASH_LINENO') return [...this.funcLines.slice().reverse().map(String), ...(file ? ['0'] : [])];
     if (name === 'BASH_SOURCE') return [...this.funcNames.map(() => (file ? this.arg0 : 'environment')), ...(file ? [this.arg0] : [])];
+    if (name === 'DIRSTACK') return [this.cwd, ...this.dirStack];
     return undefined;
   }
   /** FUNCNAME/BASH_SOURCE/BASH_LINENO while they have frames (computed, not stored). */
-  isStackVarName(name: string): boolean { return (name === 'FUNCNAME' || name === 'BASH_SOURCE' || name === 'BASH_LINENO') && this.funcNames.length > 0; }
+  isStackVarName(name: string): boolean { return ((name === 'FUNCNAME' || name === 'BASH_SOURCE' || name === 'BASH_LINENO') && this.funcNames.length > 0) || name === 'DIRSTACK'; }
   private isStackVar(name: string): boolean {
-    return (name === 'FUNCNAME' || name === 'BASH_SOURCE' || name === 'BASH_LINENO') && !this.getVarRaw(name);
+    return (name === 'FUNCNAME' || name === 'BASH_SOURCE' || name === 'BASH_LINENO' || name === 'DIRSTACK') && !this.getVarRaw(name);
   }
   startTime = Date.now();
   /** Live external processes (for cancellation). */
@@ -278,7 +332,7 @@ export class Shell {
       case 'BASH_SUBSHELL': return String(this.subshell);
       case 'SHELLOPTS': return shellOptsString(this);
       case 'BASHOPTS': return [...this.shopt].sort().join(':');
-      case 'FUNCNAME': case 'BASH_SOURCE': case 'BASH_LINENO': if (this.isStackVar(name)) return this.callStack(name)![0]; break;
+      case 'FUNCNAME': case 'BASH_SOURCE': case 'BASH_LINENO': case 'DIRSTACK': if (this.isStackVar(name)) return this.callStack(name)![0]; break;
       case 'BASH_COMMAND': if (!this.getVarRaw(name)) return typeof this.curCmd === 'string' ? this.curCmd : this.curCmd ? printCommand(this.curCmd[0], this.curCmd[1]) : ''; break;
       case 'EPOCHSECONDS': return String(Math.floor(Date.now() / 1000));
       case '_': return this.lastArg;
@@ -350,7 +404,7 @@ export class Shell {
       if (t && t[1] !== undefined) { this.setElem(t[0], this.refSubscript(t[0], t[1]), val, append); return; }
     }
     const v = this.lvalue(name);
-    v.declOnly = undefined;
+    if (v.declOnly) v.declOnly = undefined; // (not adding the property: keeps Var shapes few)
     if (v.readonly) throw new ShellError(`${this.resolveName(name)}: readonly variable`, 1);
     if (v.integer && append) val = String(this.arith.evalString(`(${v.str ?? '0'})+(${val})`));
     else {
@@ -389,20 +443,26 @@ export class Shell {
     if (name === '@' || name === '*') return undefined;
     if (this.isStackVar(name)) { const a = this.callStack(name)!; const i = Number(idx); return a[i < 0 ? a.length + i : i]; }
     const v = this.resolveVar(name);
-    if (!v) return undefined;
-    if (v.assoc) return v.assoc.get(idx);
+    if (v?.assoc) return v.assoc.get(idx);
     let i = Number(idx);
-    if (v.arr) {
+    if (v?.arr && !v.declOnly) {
       if (i < 0) { const keys = [...v.arr.keys()]; const max = keys.length ? Math.max(...keys) : -1; i = max + 1 + i; }
+      if (i < 0) this.badSubscript(name);
       return v.arr.get(i);
     }
-    if (i === 0 || i === -1) return v.str;
+    if (i < 0) this.badSubscript(name);
+    if (!v) return undefined;
+    if (i === 0) return v.str;
     return undefined;
+  }
+  /** bash's warning for reading a negative subscript before the first element (the value is unset). */
+  private badSubscript(name: string): void {
+    void this.err(`${name}: bad array subscript`);
   }
 
   setElem(name: string, idx: string, val: string, append = false): void {
     const v = this.lvalue(name);
-    v.declOnly = undefined;
+    if (v.declOnly) v.declOnly = undefined;
     if (v.readonly) throw new ShellError(`${this.resolveName(name)}: readonly variable`, 1);
     if (v.assoc) {
       v.assoc.set(idx, this.applyAttrs(v, append ? (v.assoc.get(idx) ?? '') + val : val));
@@ -422,7 +482,7 @@ export class Shell {
 
   lvalueArray(name: string): Map<number, string> {
     const v = this.lvalue(name);
-    v.declOnly = undefined;
+    if (v.declOnly) v.declOnly = undefined;
     if (!v.arr) { v.arr = new Map(); v.str = undefined; v.assoc = undefined; }
     return v.arr;
   }
@@ -530,6 +590,10 @@ export class Shell {
 
   declareLine(name: string): string {
     const v = this.getVarRaw(name);
+    if (!v && this.isStackVar(name)) {
+      const a = this.callStack(name)!;
+      return a.length || name !== 'FUNCNAME' ? `declare -a ${name}=(${a.map((x, i) => `[${i}]=${dq(x)}`).join(' ')})` : `declare -a ${name}`;
+    }
     if (!v) return name === 'SHELLOPTS' || name === 'BASHOPTS' ? `declare -r ${name}=${dq(this.specialOrVar(name)!)}` : '';
     if (name === 'SHELLOPTS' || name === 'BASHOPTS') return `declare -${this.attrString(name, true)} ${name}=${dq(this.specialOrVar(name)!)}`;
     const flags = this.attrString(name, true) || '-';
@@ -681,7 +745,7 @@ export class Shell {
       if (syntaxErr) {
         // the lines before it ran; a `[[ ]]` error leaves the last status, any other one is 2
         await this.syntaxError(syntaxErr, `${this.errName}: ${this.cMode ? '-c: ' : ''}line ${syntaxErr.line}: `);
-        st = syntaxErr.cond ? this.status : 2;
+        st = syntaxErr.cond ? this.status : syntaxErr.status ?? 2;
       }
     } catch (e) {
       st = this.handleTopError(e);
@@ -727,6 +791,19 @@ export class Shell {
       before?.(s);
       // once aliases exist, the rest is read line by line with aliases expanded on the text
       if (this.aliases.size && this.shopt.has('expand_aliases') && this.startsLine(s.Position)) return this.runAliased(s.Position, st, deferred, scriptFile);
+      if (deferred && !this.shopt.has('extglob') && (i === 0 || !this.sameLine(list[i - 1]!, s))) {
+        // bash reads a line's commands before running them, and without extglob `@(` is a syntax error
+        const group = [s];
+        for (let j = i; j + 1 < list.length && this.sameLine(list[j]!, list[j + 1]!); j++) group.push(list[j + 1]!);
+        const { at, inSubst } = findExtGlob(group);
+        if (at !== undefined) {
+          const line = this.lineOf(at) - (this.source.base ?? 0);
+          const from = this.source.lines[line - 1] ?? 0;
+          const nl = this.source.src.indexOf('\n', from);
+          deferred.error = { line, message: "syntax error near unexpected token `('", context: this.source.src.slice(from, nl < 0 ? undefined : nl), cond: false, err: new ParseError(line, 1, 'extglob', false), status: inSubst && this.cMode ? 127 : undefined };
+          return st;
+        }
+      }
       try {
         st = await this.stmt(s);
       } catch (e) {
@@ -858,8 +935,8 @@ export class Shell {
     this.curPos = st.Position;
     if (st.Cmd?.type === 'CallExpr' && st.Cmd.Args.length > 1 && st.Cmd.Assigns.length === 0) {
       // bash numbers a simple command by the line where its second word ends (its parser's lookahead)
-      const r = wordRange(st.Cmd.Args[1]!);
-      if (r && r[1] - 1 > st.Position) this.curPos = r[1] - 1;
+      const end = wordEnd(st.Cmd.Args[1]!);
+      if (end !== undefined && end - 1 > st.Position) this.curPos = end - 1;
     }
     const cmdPos = this.curPos;
     if (st.Background) {
@@ -884,11 +961,11 @@ export class Shell {
         await this.err(e.message);
         // bash -c exits 127 after a fatal expansion error at its top level; a script file or a subshell exits 1
         if (e.fatal) throw new ExitSignal(this.cMode && this.subshell === 0 && e.status === 127 ? 127 : 1);
-        if (e instanceof DiscardError) throw this.posix ? new ExitSignal(e.status) : new DiscardSignal(e.status, e.hard);
+        if (e instanceof DiscardError) throw this.posix || (e.exitsUnderErrexit && this.opts.errexit) ? new ExitSignal(e.status) : new DiscardSignal(e.status, e.hard);
         status = e.status;
       } else if (e instanceof ArithError) {
         const tok = e.token !== undefined ? ` (error token is "${e.token}")` : '';
-        await this.err(e.expr ? `${e.expr}: ${e.message}${tok}` : e.message + tok);
+        await this.err(e.expr ? `${e.expr.replace(/^\s+/, '')}: ${e.message}${tok}` : e.message + tok);
         if (st.Cmd?.type === 'ArithmCmd' || st.Cmd?.type === 'LetClause') status = 1;
         else throw this.posix ? new ExitSignal(1) : new DiscardSignal(1);
       } else if (e instanceof ExitSignal || e instanceof DiscardSignal || e instanceof ReturnSignal || e instanceof LoopSignal || isSigPipe(e)) {
@@ -979,6 +1056,7 @@ export class Shell {
     const dashes = (w: Word | undefined): boolean => w === undefined || (w.Parts.length === 1 && w.Parts[0]!.type === 'Lit' && w.Parts[0]!.Value === '--');
     const a0 = st.Cmd.type === 'CallExpr' && st.Cmd.Args.length <= 2 && dashes(st.Cmd.Args[1]) && st.Cmd.Args[0]?.Parts.length === 1 ? st.Cmd.Args[0]!.Parts[0] : undefined;
     if (a0 && a0.type === 'Lit' && a0.Value === 'exec' && st.Cmd.type === 'CallExpr') {
+      if (this.opts.xtrace && st.Cmd.Assigns.length === 0) await this.trace(st.Cmd.Args.length > 1 ? ['exec', '--'] : ['exec']);
       await this.applyRedirs(st.Redirs, this.fds);
       // (prefix assignments: as for any special builtin, kept only in POSIX mode)
       return st.Cmd.Assigns.length === 0 ? 0 : this.call(st.Cmd);
@@ -1022,8 +1100,14 @@ export class Shell {
     const job: Job = { id: ++jobSeq, pid: 0, done: Promise.resolve(0) };
     // a lone builtin (no process to wait for, for `$!`) starts after the shell went on, like a forked child usually does
     const a0 = inner.Cmd?.type === 'CallExpr' && inner.Cmd.Args[0]?.Parts.length === 1 ? inner.Cmd.Args[0].Parts[0] : undefined;
-    const lone = a0?.type === 'Lit' && builtins.has(a0.Value) && !this.funcs.has(a0.Value) && !getPrivateCommand(a0.Value) && !['eval', 'source', '.', 'command', 'builtin', 'exec', 'trap', 'wait', 'kill', 'jobs', 'fg', 'bg', 'disown'].includes(a0.Value);
-    const body = lone ? async (s: Shell) => { await new Promise((r) => setImmediate(r)); return s.stmt(inner); } : (s: Shell) => s.stmt(inner);
+    // (it still runs before the shell's next external command: see settleLoneJobs)
+    const lone = a0?.type === 'Lit' && builtins.has(a0.Value) && !this.funcs.has(a0.Value) && !getPrivateCommand(a0.Value) && !['eval', 'source', '.', 'command', 'builtin', 'exec', 'trap', 'wait', 'kill', 'jobs', 'fg', 'bg', 'disown', 'read', 'mapfile', 'readarray'].includes(a0.Value);
+    let pending: { start: () => void; done: Promise<number> } | undefined;
+    const body = lone ? async (s: Shell) => {
+      await new Promise<void>((r) => { pending = { start: r, get done() { return job.done; } }; loneJobs.add(pending); setImmediate(r); });
+      loneJobs.delete(pending!);
+      return s.stmt(inner);
+    } : (s: Shell) => s.stmt(inner);
     job.done = this.runSubshell(body, sub).then((x) => { job.status = x; if (sub.killedBy && x === 128 + sub.killedBy) job.signal = sub.killedBy; return x; });
     job.done.catch(() => undefined);
     const pid = lone ? 0 : await Promise.race([first, job.done.then(() => 0), new Promise<number>((r) => setTimeout(() => r(0), 30))]);
@@ -1101,18 +1185,26 @@ export class Shell {
         let v: bigint;
         if (this.opts.xtrace) await this.traceRaw(`(( ${this.source.src.slice(c.Left + 2, c.Right)} ))`);
         try { v = await this.arithAst(c.X, c.Left + 2, c.Right); } catch (e) {
-          if (e instanceof ArithError) { e.expr = '((: ' + e.expr; }
+          if (e instanceof ArithError) { e.expr = '((: ' + e.expr.replace(/^\s+/, ''); }
           throw e;
         }
         return v !== 0n ? 0 : 1;
       }
       case 'LetClause': {
         let v = 0n;
+        if (this.opts.xtrace) {
+          const words = c.Exprs.map((e) => {
+            const r = arithRange(this.source.src, e);
+            const t = r ? this.source.src.slice(r[0], r[1]) : '';
+            return /^(['"]).*\1$/s.test(t) ? t.slice(1, -1) : t;
+          });
+          await this.trace(['let', ...words]);
+        }
         for (const e of c.Exprs) {
           let r = arithRange(this.source.src, e);
           if (r && /^(['"]).*\1$/s.test(this.source.src.slice(r[0], r[1]))) r = [r[0] + 1, r[1] - 1];
           try { v = await this.arithAst(e, r?.[0], r?.[1]); } catch (err) {
-            if (err instanceof ArithError && err.expr) err.expr = 'let: ' + err.expr;
+            if (err instanceof ArithError && err.expr) err.expr = 'let: ' + err.expr.replace(/^\s+/, '');
             throw err;
           }
         }
@@ -1161,10 +1253,12 @@ export class Shell {
         const name = c.Loop.Name.Value;
         if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(name)) { await this.err(`\`${name}': not a valid identifier`); return 1; }
         const items = c.Loop.InPos ? await this.ex.fields(c.Loop.Items) : this.params.slice();
-        if (this.opts.xtrace && !c.Select) await this.traceRaw(`for ${name} in ${items.map(traceWord).join(' ')}`);
         if (c.Select) return await this.selectLoop(name, items, c);
+        const head = (): string => `for ${name}${c.Loop.type === 'WordIter' && c.Loop.InPos ? ` in ${c.Loop.Items.map((w) => wordSource(this.source.src, w) ?? '').join(' ')}` : ''}`;
         for (const it of items) {
-          await this.headDebugTrap(c.ForPos, () => `for ${name}${c.Loop.type === 'WordIter' && c.Loop.InPos ? ` in ${c.Loop.Items.map((w) => wordSource(this.source.src, w) ?? '').join(' ')}` : ''}`);
+          await this.headDebugTrap(c.ForPos, head);
+          // (bash traces the loop head, words unexpanded, before each iteration)
+          if (this.opts.xtrace) await this.traceRaw(c.Loop.type === 'WordIter' && c.Loop.InPos ? head() : `for ${name} in "$@"`);
           // (a nameref loop variable is pointed at each word in turn, like bash)
           const ref = this.getVarRaw(name);
           if (ref?.nameref && !ref.readonly) ref.str = it; else this.setVar(name, it);
@@ -1202,27 +1296,34 @@ export class Shell {
   }
 
   private async selectLoop(name: string, items: string[], c: ForClause): Promise<number> {
+    // bash's select_query: the menu is shown first and again after an empty reply; EOF prints a
+    // newline on stdout and ends the loop with status 1
     let st = 0;
+    let showMenu = true;
     for (;;) {
       let menu = '';
-      items.forEach((it, i) => { menu += `${i + 1}) ${it}\n`; });
+      if (showMenu) items.forEach((it, i) => { menu += `${i + 1}) ${it}\n`; });
       await this.writeFd(2, menu + (this.getVar('PS3') ?? '#? '));
-      const line = await readLine(this, 0, '\n');
-      if (line === null) { await this.writeFd(2, '\n'); return 1; }
-      this.setVar('REPLY', line.text);
-      const n = Number(line.text.trim());
-      this.setVar(name, Number.isInteger(n) && n >= 1 && n <= items.length ? items[n - 1]! : '');
-      if (line.text.trim() === '') continue;
+      const line = await readLine(this, 0, '\n', -1, false);
+      if (line !== null) this.setVar('REPLY', line.text.replace(/\\([\s\S])/g, '$1'));
+      if (line === null || line.eof) { await this.writeFd(1, '\n'); return 1; }
+      const reply = this.getVar('REPLY') ?? '';
+      if (reply === '') { showMenu = true; continue; }
+      const m = /^[ \t\n]*([-+]?[0-9]+)[ \t\n]*$/.exec(reply);
+      const n = m ? Number(m[1]) : 0;
+      this.setVar(name, n >= 1 && n <= items.length ? items[n - 1]! : '');
       try { st = await this.stmts(c.Do); } catch (e) {
-        if (e instanceof LoopSignal) { if (await this.loopSignal(e)) break; continue; }
-        throw e;
+        if (!(e instanceof LoopSignal)) throw e;
+        if (await this.loopSignal(e)) break;
       }
+      showMenu = this.getVar('REPLY') === '';
     }
     return st;
   }
 
   private async caseClause(c: CaseClause): Promise<number> {
     await this.headDebugTrap(c.Case, () => `case ${wordSource(this.source.src, c.Word) ?? ''} in `);
+    if (this.opts.xtrace) await this.traceRaw(`case ${wordSource(this.source.src, c.Word) ?? ''} in`);
     const w = await this.ex.literal(c.Word);
     let st = 0;
     let fall = false;
@@ -1424,7 +1525,10 @@ export class Shell {
       const src = this.source.src;
       err.expr = src.slice(start, end);
       if (rawArith.size && err.expr.includes('__hpA')) err.expr = err.expr.replace(/ ?(__hpA\d+) \n*/g, (m, n: string) => rawArith.get(n) ?? m);
-      if (err.tokenPos !== undefined && err.token === undefined) err.token = src.slice(err.tokenPos, end).replace(/^\s+/, '');
+      if (err.tokenPos !== undefined && err.token === undefined) {
+        err.token = src.slice(err.tokenPos, end).replace(/^\s+/, '');
+        if (err.message === 'exponent less than 0') err.token = powErrorToken(err.token);
+      }
     }
   }
 
@@ -1595,7 +1699,7 @@ export class Shell {
   }
 
   private assignError(e: unknown): unknown {
-    if (e instanceof ShellError && !e.fatal && !(e instanceof DiscardError) && /readonly variable$/.test(e.message)) return new DiscardError(e.message);
+    if (e instanceof ShellError && !e.fatal && !(e instanceof DiscardError) && /readonly variable$/.test(e.message)) return new DiscardError(e.message, 1, false, true);
     return e;
   }
 
@@ -1686,7 +1790,11 @@ export class Shell {
       this.lastArg = '';
       for (const a of c.Assigns) {
         if (!this.assignValueSync(a)) await this.assignValue(a);
-        if (this.opts.xtrace) await this.traceRaw(`${a.Name!.Value}${a.Append ? '+=' : '='}${traceWord(this.getVar(a.Name!.Value) ?? '')}`);
+        if (this.opts.xtrace) {
+          // (an array literal is traced as written: `+ a=(x "y z" $v)`)
+          const lit = a.Array ? arrayLiteralSource(this.source.src, a.Array) : undefined;
+          await this.traceRaw(`${a.Name!.Value}${a.Index ? `[${arithSource(this.source.src, a.Index) ?? ''}]` : ''}${a.Append ? '+=' : '='}${lit ?? traceWord((a.Index ? this.getElem(a.Name!.Value, this.subscriptTextSync(a.Name!.Value, a.Index)) : this.getVar(a.Name!.Value)) ?? '')}`);
+        }
       }
       return redirs.length === 0 ? this.lastSubstStatus ?? 0 : this.assignOnlyRedirs(redirs);
     }
@@ -1835,6 +1943,7 @@ export class Shell {
   }
 
   async external(args: string[], temp?: Map<string, Var>): Promise<number> {
+    if (loneJobs.size) await settleLoneJobs();
     const name = args[0]!;
     const found = lookPath(this, name, true);
     if (found.error) {
@@ -1953,6 +2062,17 @@ function arithRange(src: string, e: ArithmExpr): [number, number] | undefined {
   return range(e);
 }
 
+/** An array literal's source as bash's xtrace shows it: `(elem elem …)`, words as written. */
+function arrayLiteralSource(src: string, a: ArrayExpr): string | undefined {
+  const parts: string[] = [];
+  for (const e of a.Elems) {
+    const w = e.Value ? wordSource(src, e.Value) : '';
+    if (w === undefined) return undefined;
+    if (e.Index) { const i = arithSource(src, e.Index); if (i === undefined) return undefined; parts.push(`[${i}]=${w}`); } else parts.push(w);
+  }
+  return `(${parts.join(' ')})`;
+}
+
 function traceWord(w: string): string { return /^[a-zA-Z0-9_@%+=:,./-]+$/.test(w) ? w : shellQuote(w); }
 
 /** Source-ish text of a word (for messages such as "ambiguous redirect"). */
@@ -1969,6 +2089,15 @@ export function wordRange(w: Word): [number, number] | undefined {
   const a = partStart(first), b = partEnd(last);
   if (a === undefined || b === undefined || b <= a) return undefined;
   return [a, b];
+}
+
+/** wordRange(w)?.[1] without allocating. */
+function wordEnd(w: Word): number | undefined {
+  const first = w.Parts[0];
+  const last = w.Parts[w.Parts.length - 1];
+  if (!first || !last) return undefined;
+  const a = partStart(first), b = partEnd(last);
+  return a === undefined || b === undefined || b <= a ? undefined : b;
 }
 
 function partStart(p: WordPart): number | undefined {
