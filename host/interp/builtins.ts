@@ -1829,7 +1829,7 @@ def(['disown'], async (sh, args) => {
   return st;
 });
 
-// help [-dms] [pattern ...]: bash's texts (help-text.ts). Each pattern selects the topics it
+// help [-dms] [pattern ...]: bash's synopses and one-line descriptions (help-text.ts). Each pattern selects the topics it
 // matches as a glob or equals; failing that, the topics it is a prefix of.
 def(['help'], async (sh, args) => {
   const o = await simpleOpts(sh, args, 'dms');
@@ -1842,16 +1842,14 @@ def(['help'], async (sh, args) => {
   for (pat of pats) {
     for (let pass = 1; pass < 3; pass++) {
       let hit = false;
-      for (const [name, syn, doc] of HELP_TOPICS) {
+      for (const [name, syn, short] of HELP_TOPICS) {
         if (!(pass === 1 ? name === pat || matchPattern(pat, name, { extglob: true }) : name.startsWith(pat))) continue;
         hit = true; found++;
-        const short = doc.split('\n')[0]!;
-        const body = doc.split('\n').map((l, i, a) => (l === '' && i === a.length - 1 ? '\n' : `    ${l}\n`)).join('');
+        // only bash's short forms ship with us (help-text.ts); the long text is bash's own
+        const more = `    (bash's full text: bash -c 'help ${name}')\n`;
         if (o.flags.has('d')) text += `${name} - ${short}\n`;
-        else if (o.flags.has('m')) {
-          text += `NAME\n    ${name} - ${short}\n\nSYNOPSIS\n    ${syn}\n\nDESCRIPTION\n${body}\nSEE ALSO\n    bash(1)\n\n` +
-            `IMPLEMENTATION\n    ${HELP_VERSION}\n    Copyright (C) 2022 Free Software Foundation, Inc.\n    License GPLv3+: GNU GPL version 3 or later <http://gnu.org/licenses/gpl.html>\n\n`;
-        } else text += `${name}: ${syn}\n` + (o.flags.has('s') ? '' : body);
+        else if (o.flags.has('m')) text += `NAME\n    ${name} - ${short}\n\nSYNOPSIS\n    ${syn}\n\nDESCRIPTION\n${more}\n`;
+        else text += `${name}: ${syn}\n` + (o.flags.has('s') ? '' : `    ${short}\n${more}`);
       }
       if (hit) break;
     }
