@@ -1001,6 +1001,11 @@ class ReadTimeout extends Error { constructor(readonly partial: string) { super(
 export async function readLine(sh: Shell, n: number, delim: string, max = -1, raw = true, deadline?: number, skipNul = false): Promise<{ text: string; eof: boolean } | null> {
   const f = sh.fds.get(n);
   if (!f) throw new ShellError(`${n}: invalid file descriptor: Bad file descriptor`, 1);
+  if (raw && max < 0 && delim.length === 1 && f.rbuf !== undefined) {
+    // a whole line already read ahead (see OsFd.readAhead): the same as the loop below
+    const t = f.takeLineAhead(delim.charCodeAt(0));
+    if (t !== undefined) return { text: skipNul && delim !== '\0' && t.includes('\0') ? t.replace(/\0/g, '') : t, eof: false };
+  }
   let text = '';
   let count = 0;
   for (;;) {
@@ -1038,6 +1043,8 @@ export async function readLine(sh: Shell, n: number, delim: string, max = -1, ra
  * removed). With `esc` (no -r), `\\c` pairs are literal characters that never split or get trimmed.
  */
 function ifsSplit(s: string, ifs: string, n: number, esc = false): string[] {
+  if (s === '') return [];
+  if (!(esc && s.includes('\\')) && !hasIfsChar(s, ifs)) return [s]; // (the common case, without the arrays below)
   const ch: string[] = [], lit: boolean[] = [];
   for (let k = 0; k < s.length; k++) {
     if (esc && s[k] === '\\' && k + 1 < s.length) { ch.push(s[++k]!); lit.push(true); } else { ch.push(s[k]!); lit.push(false); }
@@ -1072,6 +1079,11 @@ function ifsSplit(s: string, ifs: string, n: number, esc = false): string[] {
     i = j;
   }
   return fields;
+}
+
+function hasIfsChar(s: string, ifs: string): boolean {
+  for (let k = 0; k < s.length; k++) if (ifs.includes(s[k]!)) return true;
+  return false;
 }
 
 function unbackslash(s: string): string { return s.replace(/\\(.)/gs, '$1'); }

@@ -351,8 +351,6 @@ function replParts(pe: ParamExp): { orig: Word | null; with: Word | null } {
   slashRepls.set(pe, c);
   return c;
 }
-/** TEMP(perf): disables the synchronous paths, to compare. */
-const NO_SYNC = !!process.env['HPATCH_INTERP_NOSYNC'];
 /** Unquoted literal text that expands to itself as a single field (no escapes, tilde, braces, glob characters). */
 const plainLit = (v: string): boolean => v !== '' && !/[\\~{*?(]/.test(v) && (!v.includes('[') || !hasMeta(v));
 /** Whether `s` contains one of the characters of `set`. */
@@ -385,8 +383,11 @@ export class Expander {
 
   /** Finishes a word's fields: pathname expansion, then appends them to `out`. */
   private globFields(fb: FieldBuilder, out: string[]): void {
-    for (const f of fb.finish()) {
-      if (f.meta && !this.sh.opts.noglob && hasMeta(f.pat, this.sh.shopt.has('extglob'))) {
+    const done = fb.finish();
+    const globbing = !this.sh.opts.noglob, ext = this.sh.shopt.has('extglob');
+    for (let i = 0; i < done.length; i++) {
+      const f = done[i]!;
+      if (f.meta && globbing && hasMeta(f.pat, ext)) {
         // GLOBIGNORE: colon-separated patterns removed from the results; setting it turns dotglob on
         const gi = this.sh.getVar('GLOBIGNORE');
         const ignore = gi ? splitIgnore(gi) : undefined;
@@ -876,18 +877,18 @@ export class Expander {
 
   /** Whether `w` expands without awaiting. */
   canSync(w: Word): boolean {
-    if (NO_SYNC) return false;
     let r = syncNodes.get(w);
     if (r === undefined) {
       r = true;
-      for (const p of w.Parts) if (!this.canSyncPart(p)) { r = false; break; }
+      const ps = w.Parts;
+      for (let i = 0; i < ps.length; i++) if (!this.canSyncPart(ps[i]!)) { r = false; break; }
       syncNodes.set(w, r);
     }
     return r;
   }
 
   canSyncAll(words: Word[]): boolean {
-    for (const w of words) if (!this.canSync(w)) return false;
+    for (let i = 0; i < words.length; i++) if (!this.canSync(words[i]!)) return false;
     return true;
   }
 
@@ -923,7 +924,8 @@ export class Expander {
   /** fields() without awaiting; only when every word canSync. */
   fieldsSync(words: Word[]): string[] {
     const out: string[] = [];
-    for (const w0 of words) {
+    for (let k = 0; k < words.length; k++) {
+      const w0 = words[k]!;
       const p0 = w0.Parts.length === 1 ? w0.Parts[0]! : undefined;
       if (p0 && p0.type === 'Lit' && plainLit(p0.Value)) { out.push(p0.Value); continue; }
       if (p0 && p0.type === 'ParamExp') {
@@ -963,6 +965,8 @@ export class Expander {
         out += p.Value;
         continue;
       }
+      if (p.type === 'SglQuoted' && !p.Dollar) { out += p.Value; continue; }
+      if (p.type === 'ArithmExp') { out += String(p.X ? this.sh.arithSync(p.X, p.Left + (p.Bracket ? 2 : 3), p.Right) : 0n); continue; }
       if (p.type !== 'ParamExp') break;
       const r = this.paramSync(p);
       if (r.list) {
@@ -1062,7 +1066,7 @@ export class Expander {
     const indexWord = pe.Index ? sh.subscriptTextSync(name, pe.Index) : undefined;
     const lk = this.lookup(name, indexWord);
     let vals = lk.vals;
-    const { list, star, isSet } = lk;
+    const { list, isSet } = lk;
     if (pe.Length) {
       if (list) { this.nounsetLength(name, indexWord); return { vals: [String(vals.length)], list: false, star: false }; }
       if (!isSet && sh.opts.nounset && !pe.Exp) throw new ShellError(`${name}: unbound variable`, 127, true);
@@ -1079,17 +1083,26 @@ export class Expander {
       const pat = r.orig ? this.patternSync(r.orig) : '';
       const rep = r.with ? this.patternSync(r.with, true) : '';
       const amp = sh.shopt.has('patsub_replacement');
-      vals = vals.map((v) => replacePattern(v, pat, rep, pe.Repl!.All, true, amp));
+      const all = pe.Repl.All;
+      // (loops, not map with a closure: this runs for every expansion)
+      const out: string[] = [];
+      for (let k = 0; k < vals.length; k++) out.push(replacePattern(vals[k]!, pat, rep, all, true, amp));
+      vals = out;
     }
     const exp = pe.Exp;
     if (exp && exp.Op >= Tok.perc && exp.Op <= Tok.dblHash) {
       const pat = exp.Word ? this.patternSync(exp.Word) : '';
-      vals = vals.map((v) => removePattern(v, pat, exp.Op));
+      const out: string[] = [];
+      for (let k = 0; k < vals.length; k++) out.push(removePattern(vals[k]!, pat, exp.Op));
+      vals = out;
     } else if (exp && exp.Op >= Tok.caret && exp.Op <= Tok.dblComma) {
       const pat = exp.Word ? this.patternSync(exp.Word) : '';
-      vals = vals.map((v) => caseMod(v, exp.Op, pat));
+      const out: string[] = [];
+      for (let k = 0; k < vals.length; k++) out.push(caseMod(vals[k]!, exp.Op, pat));
+      vals = out;
     }
-    return { vals, list, star };
+    lk.vals = vals;
+    return lk;
   }
 
   private async wordResult(w: Word | null, quoted: boolean): Promise<ParamResult> {
@@ -1289,10 +1302,10 @@ function repText(rep: string, match: string, amp: boolean): string {
 const globalRes = new Map<string, RegExp>();
 
 function replacePattern(v: string, pat: string, repPat: string, all: boolean, extglob: boolean, amp = true): string {
-  const rep = (m: string): string => repText(repPat, m, amp);
   let anchor: 'start' | 'end' | undefined;
   if (pat.startsWith('#')) { anchor = 'start'; pat = pat.slice(1); }
   else if (pat.startsWith('%')) { anchor = 'end'; pat = pat.slice(1); }
+  const rep = (m: string): string => repText(repPat, m, amp);
   if (anchor === 'start') {
     const re = patternRegex(pat, { extglob });
     for (let j = v.length; j >= 0; j--) if (re.test(v.slice(0, j))) return rep(v.slice(0, j)) + v.slice(j);
@@ -1307,10 +1320,14 @@ function replacePattern(v: string, pat: string, repPat: string, all: boolean, ex
   if (!hasMeta(pat, extglob)) {
     // a literal string: every match is the same text
     const lit = unescapePattern(pat);
-    const r = rep(lit);
-    if (all) return v.split(lit).join(r);
-    const k = v.indexOf(lit);
-    return k < 0 ? v : v.slice(0, k) + r + v.slice(k + lit.length);
+    let k = v.indexOf(lit);
+    if (k < 0) return v;
+    const r = repText(repPat, lit, amp);
+    if (!all) return v.slice(0, k) + r + v.slice(k + lit.length);
+    // (split/join is several times slower)
+    let out = '', from = 0;
+    do { out += v.slice(from, k) + r; from = k + lit.length; k = v.indexOf(lit, from); } while (k >= 0);
+    return out + v.slice(from);
   }
   // leftmost match, greedy (JS) instead of trying every end position: O(n) per call
   const key = `${extglob ? 1 : 0}${pat}`;

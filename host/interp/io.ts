@@ -1,5 +1,5 @@
 // File descriptors of the interpreter. Every shell fd maps to a real OS fd (refcounted
-// OsFd). Pipes are real kernel FIFOs (mkfifo'd in a private temp dir, opened and unlinked),
+// OsFd). Pipes are real kernel FIFOs (mkfifo'd in a private temp dir, reused once closed),
 // so external stages get plain pipe fds; in-process readers and writers use extra
 // O_NONBLOCK descriptors of the same pipe and yield to the event loop on EAGAIN, so an
 // in-process stage never blocks the event loop or a libuv thread.
@@ -10,6 +10,8 @@ import { spawnSync } from 'node:child_process';
 
 export class SigPipe extends Error { readonly sigpipe = true; constructor() { super('SIGPIPE'); } }
 export function isSigPipe(e: unknown): boolean { return e instanceof SigPipe || (typeof e === 'object' && e !== null && (e as { sigpipe?: unknown }).sigpipe === true); }
+
+const DEBUG_FD = !!process.env['HPATCH_INTERP_DEBUG_FD'];
 
 export class OsFd {
   refs = 0;
@@ -27,6 +29,17 @@ export class OsFd {
   readAhead = 0;
   rbuf: Buffer | undefined;
   rpos = 0;
+  /** The bytes read ahead up to the next `delim` byte (consumed, without it), if there is one. */
+  takeLineAhead(delim: number): string | undefined {
+    const rb = this.rbuf;
+    if (rb === undefined) return undefined;
+    const k = rb.indexOf(delim, this.rpos);
+    if (k < 0) return undefined;
+    const text = rb.toString('latin1', this.rpos, k);
+    this.rpos = k + 1;
+    if (this.rpos >= rb.length) this.rbuf = undefined;
+    return text;
+  }
   /** Takes up to `max` bytes read ahead. */
   takeAhead(max: number): Buffer {
     const rb = this.rbuf!;
@@ -38,11 +51,14 @@ export class OsFd {
   }
   release(): void {
     if (--this.refs > 0 || !this.owned || this.closed) return;
-    if (process.env['HPATCH_INTERP_DEBUG_FD'] && this.refs < 0) console.error('fd over-release', this.label, this.fd, new Error().stack);
+    if (DEBUG_FD && this.refs < 0) console.error('fd over-release', this.label, this.fd, new Error().stack);
     this.closed = true;
     try { fs.closeSync(this.fd); } catch { /* ignore */ }
     if (this.nb !== undefined) try { fs.closeSync(this.nb); } catch { /* ignore */ }
+    if (this.fifo && --this.fifo.open === 0) idleFifos.push(this.fifo.name);
   }
+  /** The FIFO of a pipe made by makePipe (its name is reused once both ends are closed). */
+  fifo: { name: string; open: number } | undefined;
 }
 
 export class FdTable {
@@ -131,15 +147,79 @@ function findMkfifo(): string {
 function refill(): void {
   if (!fifoDir) {
     fifoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hpatch-interp-'));
-    process.once('exit', () => { try { fs.rmSync(fifoDir!, { recursive: true, force: true }); } catch { /* ignore */ } });
+    process.once('exit', releaseFifos);
   }
-  // batches grow (32, 64 … 512): pipe-heavy scripts spawn mkfifo only a few times
-  const count = Math.min(512, 32 << Math.min(refills++, 4));
+  const got = claimPooled(fifoDir, 32);
+  if (got.length) { fifoNames = got; return; }
+  // batches grow (32, 64, 128, 256): pipe-heavy scripts spawn mkfifo only a few times; the
+  // first spawn also stocks the shared pool for later processes
+  const count = 32 << Math.min(refills++, 3);
   const names: string[] = [];
   for (let i = 0; i < count; i++) names.push(path.join(fifoDir, `p${fifoSeq++}`));
-  const r = spawnSync(findMkfifo(), ['-m', '600', ...names], { stdio: 'ignore' });
-  if (r.status !== 0) throw new Error('cannot create pipes (mkfifo failed)');
+  const pool = refills === 1 ? poolDir() : undefined;
+  const extra: string[] = [];
+  if (pool) for (let i = 0; i < 32; i++) extra.push(path.join(pool, `${process.pid}-${fifoSeq++}`));
+  const r = spawnSync(findMkfifo(), ['-m', '600', ...names, ...extra], { stdio: 'ignore' });
+  if (r.status !== 0) {
+    for (const n of extra) try { fs.unlinkSync(n); } catch { /* */ }
+    throw new Error('cannot create pipes (mkfifo failed)');
+  }
   fifoNames = names;
+}
+
+// Never-opened FIFOs are shared by the interpreter processes of a user through a pool
+// directory (mode 0700, checked): a process takes FIFOs from it by rename(2), which is atomic,
+// instead of spawning mkfifo (forking this large process costs 10-20 ms), and gives back the
+// ones it did not use when it exits.
+const POOL_MAX = 256;
+let poolPath: string | undefined | null = null;
+
+function poolDir(): string | undefined {
+  if (poolPath !== null) return poolPath;
+  poolPath = undefined;
+  try {
+    const uid = process.getuid?.();
+    if (uid === undefined) return undefined;
+    const p = path.join(os.tmpdir(), `hpatch-interp-fifos-${uid}`);
+    try { fs.mkdirSync(p, { mode: 0o700 }); } catch (e: any) { if (e?.code !== 'EEXIST') return undefined; }
+    const st = fs.lstatSync(p);
+    if (st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0) poolPath = p;
+  } catch { /* no pool */ }
+  return poolPath;
+}
+
+/** Moves up to `want` FIFOs from the pool into `dir`. */
+function claimPooled(dir: string, want: number): string[] {
+  const pool = poolDir();
+  if (!pool) return [];
+  let entries: string[];
+  try { entries = fs.readdirSync(pool); } catch { return []; }
+  const got: string[] = [];
+  for (const e of entries) {
+    if (got.length >= want) break;
+    const dst = path.join(dir, `p${fifoSeq++}`);
+    try { fs.renameSync(path.join(pool, e), dst); } catch { continue; } // taken by another process
+    try { if (fs.lstatSync(dst).isFIFO()) { got.push(dst); continue; } } catch { /* */ }
+    try { fs.rmSync(dst, { recursive: true, force: true }); } catch { /* */ }
+  }
+  return got;
+}
+
+/** At exit: unused FIFOs back to the pool (or removed), then the private directory. */
+function releaseFifos(): void {
+  const pool = fifoNames.length ? poolDir() : undefined;
+  let room = 0;
+  if (pool) try { room = POOL_MAX - fs.readdirSync(pool).length; } catch { /* */ }
+  try {
+    for (const n of usedFifos) fs.unlinkSync(n);
+    for (const n of fifoNames) {
+      if (room-- > 0) try { fs.renameSync(n, path.join(pool!, `${process.pid}-${fifoSeq++}`)); continue; } catch { /* */ }
+      fs.unlinkSync(n);
+    }
+    fs.rmdirSync(fifoDir!);
+  } catch {
+    try { fs.rmSync(fifoDir!, { recursive: true, force: true }); } catch { /* ignore */ }
+  }
 }
 
 export interface Pipe { r: OsFd; w: OsFd }
@@ -152,15 +232,46 @@ export function makeFifoPath(): string {
 
 /** A new kernel pipe: blocking ends for children plus non-blocking twins for us. */
 export function makePipe(): Pipe {
-  if (fifoNames.length === 0) refill();
-  const name = fifoNames.pop()!;
   const C = fs.constants;
-  const rnb = fs.openSync(name, C.O_RDONLY | C.O_NONBLOCK);
-  const w = fs.openSync(name, C.O_WRONLY);
-  const r = fs.openSync(name, C.O_RDONLY);
-  const wnb = fs.openSync(name, C.O_WRONLY | C.O_NONBLOCK);
-  fs.unlinkSync(name);
-  return { r: new OsFd(r, rnb, true, 'pipe-r'), w: new OsFd(w, wnb, true, 'pipe-w') };
+  let name: string | undefined, rnb: number | undefined;
+  // a FIFO whose previous pipe is closed everywhere opens as a new pipe: reuse it (no mkfifo)
+  while (idleFifos.length && rnb === undefined) {
+    name = idleFifos.shift()!;
+    rnb = reopenIdle(name);
+    if (rnb === undefined) { usedFifos.delete(name); try { fs.unlinkSync(name); } catch { /* */ } }
+  }
+  if (rnb === undefined) {
+    if (fifoNames.length === 0) refill();
+    name = fifoNames.pop()!;
+    rnb = fs.openSync(name, C.O_RDONLY | C.O_NONBLOCK);
+    usedFifos.add(name);
+  }
+  const w = fs.openSync(name!, C.O_WRONLY);
+  const r = fs.openSync(name!, C.O_RDONLY);
+  const wnb = fs.openSync(name!, C.O_WRONLY | C.O_NONBLOCK);
+  const p = { r: new OsFd(r, rnb, true, 'pipe-r'), w: new OsFd(w, wnb, true, 'pipe-w') };
+  p.r.fifo = p.w.fifo = { name: name!, open: 2 };
+  return p;
+}
+
+/** FIFOs of pipes made here (kept, not unlinked, to be reused), and those whose ends we closed. */
+const usedFifos = new Set<string>();
+const idleFifos: string[] = [];
+const probeBuf = Buffer.alloc(1);
+
+/**
+ * Opens (read end, non-blocking) a FIFO whose pipe we closed, when nobody else holds that pipe
+ * either (a process that got an end, or its children, may still): no reader may be left (opening
+ * for writing fails with ENXIO) and no writer (reading gives end-of-file at once).
+ */
+function reopenIdle(name: string): number | undefined {
+  const C = fs.constants;
+  try { fs.closeSync(fs.openSync(name, C.O_WRONLY | C.O_NONBLOCK)); return undefined; } catch (e: any) { if (e?.code !== 'ENXIO') return undefined; }
+  let rnb: number;
+  try { rnb = fs.openSync(name, C.O_RDONLY | C.O_NONBLOCK); } catch { return undefined; }
+  try { if (fs.readSync(rnb, probeBuf, 0, 1, null) === 0) return rnb; } catch { /* EAGAIN: a writer is left */ }
+  fs.closeSync(rnb);
+  return undefined;
 }
 
 // ---- in-process IO ---------------------------------------------------------------------

@@ -317,6 +317,7 @@ export class Shell {
       if (n === 0) return this.arg0;
       return this.params[n - 1];
     }
+    if (c >= 97 && c <= 122) return this.getVar(name); // (no special parameter starts with a lowercase letter)
     switch (name) {
       case '?': return String(this.status);
       case '#': return String(this.params.length);
@@ -569,6 +570,13 @@ export class Shell {
       if (idx.type === 'Word') return this.ex.literalSync(idx, 'none');
       const text = arithSource(this.source.src, idx);
       if (text !== undefined) return text;
+    }
+    // `a[$i]`, `a[i]`: a plain variable holding a decimal number is its own value
+    const iv = p0 && (p0.type === 'Lit' || (p0.type === 'ParamExp' && !p0.Index && !p0.Exp && !p0.Slice && !p0.Repl && !p0.Length && !p0.Excl && !p0.Names && !p0.Width))
+      ? (p0.type === 'Lit' ? p0.Value : p0.Param.Value) : undefined;
+    if (iv !== undefined && /^[a-z][a-zA-Z0-9_]*$/.test(iv)) {
+      const r = this.getVarRaw(iv);
+      if (r && !r.nameref && !r.arr && !r.assoc && r.str !== undefined && /^(?:0|[1-9][0-9]{0,17})$/.test(r.str)) return r.str;
     }
     return String(this.arithSync(idx));
   }
@@ -920,14 +928,45 @@ export class Shell {
 
   // ---- statements ------------------------------------------------------------------------
   stmts(list: Stmt[]): Promise<number> {
-    return list.length === 1 ? this.stmt(list[0]!) : this.stmtList(list);
+    if (list.length !== 1) return this.stmtList(list);
+    const q = this.assignStmtSync(list[0]!);
+    return q !== undefined ? Promise.resolve(q) : this.stmt(list[0]!);
   }
 
   private async stmtList(list: Stmt[]): Promise<number> {
     let st = 0;
-    for (const s of list) st = await this.stmt(s);
+    // (index loops on hot paths: for…of allocates an iterator result per step until optimized)
+    for (let i = 0; i < list.length; i++) {
+      const q = this.assignStmtSync(list[i]!);
+      st = q !== undefined ? q : await this.stmt(list[i]!);
+    }
     return st;
   }
+
+  /**
+   * stmt() for the most common statement in loops, assignments whose words expand synchronously,
+   * without a promise: the same steps as stmt() takes for it when nothing around it waits (no
+   * pending signal or cancellation, no DEBUG trap, no xtrace). undefined: nothing was done, run
+   * stmt(). An error is handed to stmt() (`replayError`), which reports it like its own.
+   * Keep in step with stmt().
+   */
+  private assignStmtSync(st: Stmt): number | undefined {
+    const c = st.Cmd;
+    if (!c || c.type !== 'CallExpr' || c.Args.length !== 0 || st.Redirs.length !== 0 || st.Negated || st.Background) return undefined;
+    if (this.pendingSigs.length > 0 || this.traps.has('DEBUG') || this.opts.xtrace || this.cancel.signal.aborted) return undefined;
+    const as = c.Assigns;
+    for (let i = 0; i < as.length; i++) if (!this.canAssignSync(as[i]!)) return undefined;
+    this.curPos = st.Position;
+    if (this.trapDepth === 0) this.curCmd = [this.source.src, st];
+    let status: number;
+    try { status = this.assignOnlySync(c)!; } catch (e) { this.replayError = { e }; return undefined; }
+    // (no command substitution here, so the status is 0: no ERR trap, no errexit)
+    this.setPipestatus(status);
+    this.status = status;
+    return status;
+  }
+  /** An error of assignStmtSync, thrown again by the stmt() that runs the same statement next. */
+  private replayError: { e: unknown } | undefined;
 
   async stmt(st: Stmt): Promise<number> {
     if (this.cancel.signal.aborted) throw new ExitSignal(this.cancelStatus.value || 130);
@@ -952,6 +991,8 @@ export class Shell {
     if (st.Negated) this.noErrexit++;
     const psf = this.procSubstCleanups.length;
     try {
+      const replay = this.replayError;
+      if (replay !== undefined) { this.replayError = undefined; throw replay.e; }
       const c = st.Cmd;
       // (a simple command without redirections goes straight to call(), assignments without a promise at all)
       const quick = c && c.type === 'CallExpr' && st.Redirs.length === 0 ? this.assignOnlySync(c) : undefined;
@@ -1255,8 +1296,9 @@ export class Shell {
         const items = c.Loop.InPos ? await this.ex.fields(c.Loop.Items) : this.params.slice();
         if (c.Select) return await this.selectLoop(name, items, c);
         const head = (): string => `for ${name}${c.Loop.type === 'WordIter' && c.Loop.InPos ? ` in ${c.Loop.Items.map((w) => wordSource(this.source.src, w) ?? '').join(' ')}` : ''}`;
-        for (const it of items) {
-          await this.headDebugTrap(c.ForPos, head);
+        for (let k = 0; k < items.length; k++) {
+          const it = items[k]!;
+          if (this.traps.has('DEBUG')) await this.headDebugTrap(c.ForPos, head); else this.curPos = c.ForPos;
           // (bash traces the loop head, words unexpanded, before each iteration)
           if (this.opts.xtrace) await this.traceRaw(c.Loop.type === 'WordIter' && c.Loop.InPos ? head() : `for ${name} in "$@"`);
           // (a nameref loop variable is pointed at each word in turn, like bash)
@@ -1282,14 +1324,14 @@ export class Shell {
       await this.headDebugTrap(c.ForPos, part(L.Init));
       if (L.Init) await this.arithAst(L.Init);
       for (;;) {
-        await this.headDebugTrap(c.ForPos, part(L.Cond));
-        if (L.Cond && (await this.arithAst(L.Cond)) === 0n) break;
+        if (this.traps.has('DEBUG')) await this.headDebugTrap(c.ForPos, part(L.Cond)); else this.curPos = c.ForPos;
+        if (L.Cond && (this.arith.canSync(L.Cond) ? this.arithSync(L.Cond) : await this.arithAst(L.Cond)) === 0n) break;
         try { st = await this.stmts(c.Do); } catch (e) {
           if (e instanceof LoopSignal) { st = e.status; if (await this.loopSignal(e)) break; }
           else throw e;
         }
-        await this.headDebugTrap(c.ForPos, part(L.Post));
-        if (L.Post) await this.arithAst(L.Post);
+        if (this.traps.has('DEBUG')) await this.headDebugTrap(c.ForPos, part(L.Post)); else this.curPos = c.ForPos;
+        if (L.Post) { if (this.arith.canSync(L.Post)) this.arithSync(L.Post); else await this.arithAst(L.Post); }
       }
       return st;
     } finally { this.loopDepth--; }
@@ -1670,10 +1712,11 @@ export class Shell {
   /** call() for a command of assignments only, when all expand synchronously (no xtrace); undefined otherwise. */
   private assignOnlySync(c: CallExpr): number | undefined {
     if (c.Args.length !== 0 || this.opts.xtrace) return undefined;
-    for (const a of c.Assigns) if (!this.canAssignSync(a)) return undefined;
+    const as = c.Assigns;
+    for (let i = 0; i < as.length; i++) if (!this.canAssignSync(as[i]!)) return undefined;
     this.lastSubstStatus = undefined;
     this.lastArg = '';
-    for (const a of c.Assigns) this.assignValueSync(a, true);
+    for (let i = 0; i < as.length; i++) this.assignValueSync(as[i]!, true);
     return this.lastSubstStatus ?? 0;
   }
 
@@ -1986,11 +2029,7 @@ export function setScriptRunner(f: typeof scriptRunner): void { scriptRunner = f
 
 /** A variable with a value array and no other value or attribute. */
 function onlyArr(v: Var): boolean {
-  for (const k in v) {
-    const x = (v as Record<string, unknown>)[k];
-    if (k !== 'arr' && x !== undefined && x !== false) return false;
-  }
-  return true;
+  return v.str === undefined && !v.assoc && !v.exported && !v.readonly && !v.integer && !v.lower && !v.upper && !v.nameref && !v.local && !v.declOnly;
 }
 
 /** Builtins a read-ahead loop may run (see Shell.readAheadFd): they start no process and read stdin only through `read`. */
