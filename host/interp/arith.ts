@@ -1,7 +1,7 @@
 // Shell arithmetic with 64-bit two's-complement wrap-around (BigInt). Two front ends: the
 // mvdan-sh ArithmExpr AST (evalArith) and a parser for arithmetic text found in variable
 // values or `let` strings (evalArithString). Both share the evaluator over ANode.
-import { Tok, type ArithmExpr, type Word } from './ast.ts';
+import { Tok, type ArithmExpr, type BinaryArithm, type ParamExp, type UnaryArithm, type Word, type WordPart } from './ast.ts';
 import { rawArith } from './reparse.ts';
 
 export class ArithError extends Error {
@@ -259,51 +259,44 @@ export class Arith {
   async fromAst(e: ArithmExpr): Promise<ANode> {
     switch (e.type) {
       case 'ParenArithm': return this.fromAst(e.X);
-      case 'UnaryArithm': {
-        const x = await this.fromAst(e.X);
-        if (e.Op === Tok.addAdd || e.Op === Tok.subSub) return { k: 'inc', op: e.Op === Tok.addAdd ? '++' : '--', post: e.Post, x };
-        const op = e.Op === Tok.exclMark ? '!' : e.Op === Tok.tilde ? '~' : e.Op === Tok.minus ? '-' : '+';
-        return { k: 'un', op, x };
-      }
+      case 'UnaryArithm': return unaryNode(e, await this.fromAst(e.X));
       case 'BinaryArithm': {
         const op = binOpName(e.Op);
         if (op === '?') {
           const c = await this.fromAst(e.X);
-          const y = e.Y;
-          if (y.type !== 'BinaryArithm' || y.Op !== Tok.colon) throw new ArithError('syntax error');
+          const y = condBranches(e.Y);
           return { k: 'cond', c, t: await this.fromAst(y.X), f: await this.fromAst(y.Y) };
         }
         const x = await this.fromAst(e.X);
-        const yv = await this.fromAst(e.Y);
-        if (assignOps.includes(op)) return { k: 'asg', op, x, y: yv };
-        return { k: 'bin', op, x, y: yv, opPos: e.OpPos };
+        return binaryNode(op, e, x, await this.fromAst(e.Y));
       }
       case 'Word': {
-        const parts = e.Parts;
-        if (parts.length === 1) {
-          const p = parts[0]!;
-          if (p.type === 'Lit' && rawArith.has(p.Value)) return this.textTree(rawArith.get(p.Value)!);
-          if (p.type === 'Lit' && /^[a-zA-Z_][a-zA-Z0-9_]*$/.test(p.Value)) return { k: 'var', name: p.Value };
-          if (p.type === 'ParamExp' && p.Short && p.Index && !p.Exp && !p.Slice && !p.Repl && !p.Length && !p.Excl) {
-            const name = p.Param.Value;
-            if (this.host.isAssoc(name)) {
-              const t = p.Index.type === 'Word' ? await this.host.expandWord(p.Index) : String(await this.evalAst(p.Index));
-              return { k: 'var', name, index: t };
-            }
-            return { k: 'var', name, index: { k: 'num', v: await this.evalAst(p.Index) } };
+        const p = e.Parts.length === 1 ? e.Parts[0]! : undefined;
+        if (p && p.type === 'Lit' && rawArith.has(p.Value)) return this.textTree(rawArith.get(p.Value)!);
+        if (p && p.type === 'Lit' && NAME_RE.test(p.Value)) return { k: 'var', name: p.Value };
+        if (p && isElementRef(p)) {
+          const name = p.Param.Value, index = p.Index!;
+          if (this.host.isAssoc(name)) {
+            const t = index.type === 'Word' ? await this.host.expandWord(index) : String(await this.evalAst(index));
+            return { k: 'var', name, index: t };
           }
+          return { k: 'var', name, index: { k: 'num', v: await this.evalAst(index) } };
         }
-        const s = await this.host.expandWord(e);
-        const t = s.trim();
-        if (t === '' && e === this.top) return { k: 'num', v: 0n };
-        if (/^[0-9]+$/.test(t) && t.length < 19 && !(t.length > 1 && t[0] === '0')) return { k: 'num', v: BigInt(t) };
-        const p = new TextParser(s);
-        const n = p.parseExpr();
-        p.ws();
-        if (p.i < s.length) p.err('syntax error in expression');
-        return n;
+        return this.valueTree(e, await this.host.expandWord(e));
       }
     }
+  }
+
+  /** The tree of a word's expanded value `s` (a number, or arithmetic text bash parses again). */
+  private valueTree(e: Word, s: string): ANode {
+    const t = s.trim();
+    if (t === '' && e === this.top) return { k: 'num', v: 0n };
+    if (/^[0-9]+$/.test(t) && t.length < 19 && !(t.length > 1 && t[0] === '0')) return { k: 'num', v: BigInt(t) };
+    const p = new TextParser(s);
+    const n = p.parseExpr();
+    p.ws();
+    if (p.i < s.length) p.err('syntax error in expression');
+    return n;
   }
 
   /** Arithmetic source text (kept raw by reparse.ts), expanded and parsed when it runs, like bash. */
@@ -345,8 +338,9 @@ export class Arith {
       case 'Word': {
         const p = e.Parts.length === 1 ? e.Parts[0]! : undefined;
         if (p && p.type === 'Lit' && NAME_RE.test(p.Value)) r = !rawArith.has(p.Value);
-        else if (p && p.type === 'ParamExp' && p.Short && p.Index && !p.Exp && !p.Slice && !p.Repl && !p.Length && !p.Excl) {
-          r = this.canSync(p.Index) && (p.Index.type !== 'Word' || !!this.host.canExpandSync?.(p.Index));
+        else if (p && isElementRef(p)) {
+          const index = p.Index!;
+          r = this.canSync(index) && (index.type !== 'Word' || !!this.host.canExpandSync?.(index));
         } else r = !!this.host.canExpandSync?.(e);
         break;
       }
@@ -378,53 +372,59 @@ export class Arith {
   private treeSync(e: ArithmExpr): ANode {
     switch (e.type) {
       case 'ParenArithm': return this.treeSync(e.X);
-      case 'UnaryArithm': {
-        const x = this.treeSync(e.X);
-        if (e.Op === Tok.addAdd || e.Op === Tok.subSub) return { k: 'inc', op: e.Op === Tok.addAdd ? '++' : '--', post: e.Post, x };
-        const op = e.Op === Tok.exclMark ? '!' : e.Op === Tok.tilde ? '~' : e.Op === Tok.minus ? '-' : '+';
-        return { k: 'un', op, x };
-      }
+      case 'UnaryArithm': return unaryNode(e, this.treeSync(e.X));
       case 'BinaryArithm': {
         const op = binOpName(e.Op);
         if (op === '?') {
           const c = this.treeSync(e.X);
-          const y = e.Y;
-          if (y.type !== 'BinaryArithm' || y.Op !== Tok.colon) throw new ArithError('syntax error');
+          const y = condBranches(e.Y);
           const t = this.treeSync(y.X);
           return { k: 'cond', c, t, f: this.treeSync(y.Y) };
         }
         const x = this.treeSync(e.X);
-        const yv = this.treeSync(e.Y);
-        if (assignOps.includes(op)) return { k: 'asg', op, x, y: yv };
-        return { k: 'bin', op, x, y: yv, opPos: e.OpPos };
+        return binaryNode(op, e, x, this.treeSync(e.Y));
       }
       case 'Word': {
-        const parts = e.Parts;
-        const p = parts.length === 1 ? parts[0]! : undefined;
+        const p = e.Parts.length === 1 ? e.Parts[0]! : undefined;
         if (p && p.type === 'Lit' && NAME_RE.test(p.Value)) return { k: 'var', name: p.Value };
-        if (p && p.type === 'ParamExp' && p.Short && p.Index && !p.Exp && !p.Slice && !p.Repl && !p.Length && !p.Excl) {
+        if (p && isElementRef(p)) {
           this.dynamic = true;
-          const name = p.Param.Value;
+          const name = p.Param.Value, index = p.Index!;
           if (this.host.isAssoc(name)) {
-            const t = p.Index.type === 'Word' ? this.host.expandWordSync!(p.Index) : String(this.evalSync(p.Index));
+            const t = index.type === 'Word' ? this.host.expandWordSync!(index) : String(this.evalSync(index));
             return { k: 'var', name, index: t };
           }
-          return { k: 'var', name, index: { k: 'num', v: this.evalSync(p.Index) } };
+          return { k: 'var', name, index: { k: 'num', v: this.evalSync(index) } };
         }
         const s = this.host.expandWordSync!(e);
         // literal text (a single Lit) expands to itself whatever the state: the tree is constant
         if (!(p && p.type === 'Lit')) this.dynamic = true;
-        const t = s.trim();
-        if (t === '' && e === this.top) return { k: 'num', v: 0n };
-        if (/^[0-9]+$/.test(t) && t.length < 19 && !(t.length > 1 && t[0] === '0')) return { k: 'num', v: BigInt(t) };
-        const tp = new TextParser(s);
-        const n = tp.parseExpr();
-        tp.ws();
-        if (tp.i < s.length) tp.err('syntax error in expression');
-        return n;
+        return this.valueTree(e, s);
       }
     }
   }
+}
+
+// Node builders shared by the async (fromAst) and synchronous (treeSync) conversions.
+function unaryNode(e: UnaryArithm, x: ANode): ANode {
+  if (e.Op === Tok.addAdd || e.Op === Tok.subSub) return { k: 'inc', op: e.Op === Tok.addAdd ? '++' : '--', post: e.Post, x };
+  const op = e.Op === Tok.exclMark ? '!' : e.Op === Tok.tilde ? '~' : e.Op === Tok.minus ? '-' : '+';
+  return { k: 'un', op, x };
+}
+
+function binaryNode(op: string, e: BinaryArithm, x: ANode, y: ANode): ANode {
+  return assignOps.includes(op) ? { k: 'asg', op, x, y } : { k: 'bin', op, x, y, opPos: e.OpPos };
+}
+
+/** The `t : f` of `c ? t : f`. */
+function condBranches(y: ArithmExpr): BinaryArithm {
+  if (y.type !== 'BinaryArithm' || y.Op !== Tok.colon) throw new ArithError('syntax error');
+  return y;
+}
+
+/** `a[i]` / `${a[i]}` without operators: a variable reference with a subscript. */
+function isElementRef(p: WordPart): p is ParamExp {
+  return p.type === 'ParamExp' && p.Short && p.Index !== null && !p.Exp && !p.Slice && !p.Repl && !p.Length && !p.Excl;
 }
 
 function binOpName(op: number): string {
