@@ -295,8 +295,7 @@ function installSignalHandlers(sh: Shell): void {
       }
       if (trap === '') return;
       const status = 128 + SIGNUM[sig]!;
-      sh.cancelStatus.value = status;
-      sh.cancel.abort();
+      sh.cancelWith(status);
       killChildren(sh, sig);
       // a builtin blocked reading a socket in a libuv thread would make process.exit() hang
       // (libuv joins its threads at exit): then die by the signal itself, like a shell does

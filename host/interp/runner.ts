@@ -190,10 +190,18 @@ export class Shell {
   children = new Set<number>();
   /** Process groups created for external commands (descendants may outlive the leader). */
   groups = new Set<number>();
-  /** Exit status once cancelled (128+signal), shared with subshells through `cancel`. */
+  /**
+   * Exit status once cancelled (128+signal; 0: not cancelled), shared with subshells like `cancel`.
+   * Statements test it, not `cancel.signal.aborted` (a validated getter, slow before the JIT).
+   */
   cancelStatus = { value: 0 };
   procGroups = false;
   cancel = new AbortController();
+  /** Cancels the shell and its subshells (the worker's SIGINT/SIGTERM/SIGHUP without a trap). */
+  cancelWith(status: number): void {
+    this.cancelStatus.value = status;
+    this.cancel.abort();
+  }
   optind = 1; optchar = 0;
   readonly ex: Expander;
   readonly arith: Arith;
@@ -336,6 +344,7 @@ export class Shell {
       case 'FUNCNAME': case 'BASH_SOURCE': case 'BASH_LINENO': case 'DIRSTACK': if (this.isStackVar(name)) return this.callStack(name)![0]; break;
       case 'BASH_COMMAND': if (!this.getVarRaw(name)) return typeof this.curCmd === 'string' ? this.curCmd : this.curCmd ? printCommand(this.curCmd[0], this.curCmd[1]) : ''; break;
       case 'EPOCHSECONDS': return String(Math.floor(Date.now() / 1000));
+      case 'EPOCHREALTIME': return epochRealtime();
       case '_': return this.lastArg;
       case 'BASH_ARGV0': if (!this.getVarRaw(name)) return this.arg0; break;
     }
@@ -704,7 +713,7 @@ export class Shell {
     return s;
   }
 
-  async runSubshell(fn: (s: Shell) => Promise<number>, sub?: Shell): Promise<number> {
+  async runSubshell(fn: (s: Shell) => number | Promise<number>, sub?: Shell): Promise<number> {
     const s = sub ?? this.clone();
     let st: number;
     try {
@@ -927,49 +936,67 @@ export class Shell {
   }
 
   // ---- statements ------------------------------------------------------------------------
-  stmts(list: Stmt[]): Promise<number> {
-    if (list.length !== 1) return this.stmtList(list);
-    const q = this.assignStmtSync(list[0]!);
-    return q !== undefined ? Promise.resolve(q) : this.stmt(list[0]!);
+  /**
+   * Runs a statement list. The leading statements stmtSync can run take no promise at all (in
+   * loop bodies, most often all of them): the status comes back as a number then, and hot loops
+   * use it without an `await` (each costs a microtask turn).
+   */
+  stmts(list: Stmt[]): number | Promise<number> {
+    let i = 0;
+    while (i < list.length && this.stmtSync(list[i]!) !== undefined) i++;
+    if (i < list.length) return this.stmtList(list, i);
+    return i === 0 ? 0 : this.status;
   }
 
-  private async stmtList(list: Stmt[]): Promise<number> {
-    let st = 0;
+  /** stmts() from `list[from]` on, which stmtSync has just declined. */
+  private async stmtList(list: Stmt[], from: number): Promise<number> {
+    let st = await this.stmt(list[from]!);
     // (index loops on hot paths: for…of allocates an iterator result per step until optimized)
-    for (let i = 0; i < list.length; i++) {
-      const q = this.assignStmtSync(list[i]!);
+    for (let i = from + 1; i < list.length; i++) {
+      const q = this.stmtSync(list[i]!);
       st = q !== undefined ? q : await this.stmt(list[i]!);
     }
     return st;
   }
 
   /**
-   * stmt() for the most common statement in loops, assignments whose words expand synchronously,
-   * without a promise: the same steps as stmt() takes for it when nothing around it waits (no
-   * pending signal or cancellation, no DEBUG trap, no xtrace). undefined: nothing was done, run
-   * stmt(). An error is handed to stmt() (`replayError`), which reports it like its own.
+   * stmt() without a promise for the statements loops run most — assignments whose words expand
+   * synchronously, and `((…))` whose expression does — taking the same steps as stmt() when
+   * nothing around them waits (no pending signal or cancellation, no DEBUG trap, no xtrace; for
+   * `((…))`, no errexit or ERR trap that its status could set off). undefined: nothing was done,
+   * run stmt(). An error is handed to stmt() (`replayError`), which reports it like its own.
    * Keep in step with stmt().
    */
-  private assignStmtSync(st: Stmt): number | undefined {
+  private stmtSync(st: Stmt): number | undefined {
     const c = st.Cmd;
-    if (!c || c.type !== 'CallExpr' || c.Args.length !== 0 || st.Redirs.length !== 0 || st.Negated || st.Background) return undefined;
-    if (this.pendingSigs.length > 0 || this.traps.has('DEBUG') || this.opts.xtrace || this.cancel.signal.aborted) return undefined;
-    const as = c.Assigns;
-    for (let i = 0; i < as.length; i++) if (!this.canAssignSync(as[i]!)) return undefined;
-    this.curPos = st.Position;
-    if (this.trapDepth === 0) this.curCmd = [this.source.src, st];
+    if (!c || st.Redirs.length !== 0 || st.Negated || st.Background) return undefined;
+    if (this.pendingSigs.length > 0 || this.traps.has('DEBUG') || this.opts.xtrace || this.cancelStatus.value !== 0) return undefined;
     let status: number;
-    try { status = this.assignOnlySync(c)!; } catch (e) { this.replayError = { e }; return undefined; }
-    // (no command substitution here, so the status is 0: no ERR trap, no errexit)
+    if (c.type === 'CallExpr') {
+      if (c.Args.length !== 0) return undefined;
+      const as = c.Assigns;
+      for (let i = 0; i < as.length; i++) if (!this.canAssignSync(as[i]!)) return undefined;
+      this.curPos = st.Position;
+      if (this.trapDepth === 0) this.curCmd = [this.source.src, st];
+      // (no command substitution here, so the status is 0: no ERR trap, no errexit)
+      try { status = this.assignOnlySync(c, true)!; } catch (e) { this.replayError = { e }; return undefined; }
+    } else if (c.type === 'ArithmCmd') {
+      if (!c.X || !this.arith.canSync(c.X) || (this.noErrexit === 0 && (this.opts.errexit || this.traps.has('ERR')))) return undefined;
+      this.curPos = st.Position;
+      if (this.trapDepth === 0) this.curCmd = [this.source.src, st];
+      try { status = this.arithSync(c.X, c.Left + 2, c.Right) !== 0n ? 0 : 1; } catch (e) { this.replayError = { e: arithCmdError(e) }; return undefined; }
+    } else {
+      return undefined;
+    }
     this.setPipestatus(status);
     this.status = status;
     return status;
   }
-  /** An error of assignStmtSync, thrown again by the stmt() that runs the same statement next. */
+  /** An error of stmtSync, thrown again by the stmt() that runs the same statement next. */
   private replayError: { e: unknown } | undefined;
 
   async stmt(st: Stmt): Promise<number> {
-    if (this.cancel.signal.aborted) throw new ExitSignal(this.cancelStatus.value || 130);
+    if (this.cancelStatus.value !== 0) throw new ExitSignal(this.cancelStatus.value);
     if (this.pendingSigs.length > 0) await this.runPendingTraps();
     this.curPos = st.Position;
     if (st.Cmd?.type === 'CallExpr' && st.Cmd.Args.length > 1 && st.Cmd.Assigns.length === 0) {
@@ -1186,7 +1213,7 @@ export class Shell {
           if (cl.Cond.length === 0) return this.stmts(cl.Then); // else branch
           this.noErrexit++;
           let cond: number;
-          try { cond = await this.stmts(cl.Cond); } finally { this.noErrexit--; }
+          try { const r = this.stmts(cl.Cond); cond = typeof r === 'number' ? r : await r; } finally { this.noErrexit--; }
           if (cond === 0) return this.stmts(cl.Then);
           cl = cl.Else;
         }
@@ -1201,12 +1228,12 @@ export class Shell {
           for (;;) {
             this.noErrexit++;
             let cond: number;
-            try { cond = await this.stmts(c.Cond); } catch (e) {
+            try { const r = this.stmts(c.Cond); cond = typeof r === 'number' ? r : await r; } catch (e) {
               if (e instanceof LoopSignal) { this.noErrexit--; if (await this.loopSignal(e)) break; else { this.noErrexit++; continue; } }
               throw e;
             } finally { this.noErrexit = Math.max(0, this.noErrexit - 1); }
             if ((cond === 0) === c.Until) break;
-            try { st = await this.stmts(c.Do); } catch (e) {
+            try { const r = this.stmts(c.Do); st = typeof r === 'number' ? r : await r; } catch (e) {
               if (e instanceof LoopSignal) { st = e.status; if (await this.loopSignal(e)) break; continue; }
               throw e;
             }
@@ -1225,10 +1252,7 @@ export class Shell {
       case 'ArithmCmd': {
         let v: bigint;
         if (this.opts.xtrace) await this.traceRaw(`(( ${this.source.src.slice(c.Left + 2, c.Right)} ))`);
-        try { v = await this.arithAst(c.X, c.Left + 2, c.Right); } catch (e) {
-          if (e instanceof ArithError) { e.expr = '((: ' + e.expr.replace(/^\s+/, ''); }
-          throw e;
-        }
+        try { v = await this.arithAst(c.X, c.Left + 2, c.Right); } catch (e) { throw arithCmdError(e); }
         return v !== 0n ? 0 : 1;
       }
       case 'LetClause': {
@@ -1304,7 +1328,7 @@ export class Shell {
           // (a nameref loop variable is pointed at each word in turn, like bash)
           const ref = this.getVarRaw(name);
           if (ref?.nameref && !ref.readonly) ref.str = it; else this.setVar(name, it);
-          try { st = await this.stmts(c.Do); } catch (e) {
+          try { const r = this.stmts(c.Do); st = typeof r === 'number' ? r : await r; } catch (e) {
             if (e instanceof LoopSignal) { st = e.status; if (await this.loopSignal(e)) break; continue; }
             throw e;
           }
@@ -1326,7 +1350,7 @@ export class Shell {
       for (;;) {
         if (this.traps.has('DEBUG')) await this.headDebugTrap(c.ForPos, part(L.Cond)); else this.curPos = c.ForPos;
         if (L.Cond && (this.arith.canSync(L.Cond) ? this.arithSync(L.Cond) : await this.arithAst(L.Cond)) === 0n) break;
-        try { st = await this.stmts(c.Do); } catch (e) {
+        try { const r = this.stmts(c.Do); st = typeof r === 'number' ? r : await r; } catch (e) {
           if (e instanceof LoopSignal) { st = e.status; if (await this.loopSignal(e)) break; }
           else throw e;
         }
@@ -1354,7 +1378,7 @@ export class Shell {
       const m = /^[ \t\n]*([-+]?[0-9]+)[ \t\n]*$/.exec(reply);
       const n = m ? Number(m[1]) : 0;
       this.setVar(name, n >= 1 && n <= items.length ? items[n - 1]! : '');
-      try { st = await this.stmts(c.Do); } catch (e) {
+      try { const r = this.stmts(c.Do); st = typeof r === 'number' ? r : await r; } catch (e) {
         if (!(e instanceof LoopSignal)) throw e;
         if (await this.loopSignal(e)) break;
       }
@@ -1710,10 +1734,10 @@ export class Shell {
   }
 
   /** call() for a command of assignments only, when all expand synchronously (no xtrace); undefined otherwise. */
-  private assignOnlySync(c: CallExpr): number | undefined {
+  private assignOnlySync(c: CallExpr, checked = false): number | undefined {
     if (c.Args.length !== 0 || this.opts.xtrace) return undefined;
     const as = c.Assigns;
-    for (let i = 0; i < as.length; i++) if (!this.canAssignSync(as[i]!)) return undefined;
+    if (!checked) for (let i = 0; i < as.length; i++) if (!this.canAssignSync(as[i]!)) return undefined;
     this.lastSubstStatus = undefined;
     this.lastArg = '';
     for (let i = 0; i < as.length; i++) this.assignValueSync(as[i]!, true);
@@ -2028,6 +2052,18 @@ export let scriptRunner: ((parent: Shell, src: Buffer, args: string[]) => Promis
 export function setScriptRunner(f: typeof scriptRunner): void { scriptRunner = f; }
 
 /** A variable with a value array and no other value or attribute. */
+/** bash's $EPOCHREALTIME: seconds since the epoch with microseconds (timeOrigin + now() keeps them). */
+function epochRealtime(): string {
+  const us = Math.floor((performance.timeOrigin + performance.now()) * 1000);
+  return `${Math.floor(us / 1e6)}.${String(us % 1e6).padStart(6, '0')}`;
+}
+
+/** An arithmetic error in `((…))`: bash names the command in the message. */
+function arithCmdError(e: unknown): unknown {
+  if (e instanceof ArithError) e.expr = '((: ' + e.expr.replace(/^\s+/, '');
+  return e;
+}
+
 function onlyArr(v: Var): boolean {
   return v.str === undefined && !v.assoc && !v.exported && !v.readonly && !v.integer && !v.lower && !v.upper && !v.nameref && !v.local && !v.declOnly;
 }
