@@ -25,8 +25,11 @@ const BLOB = 'dist/interp.blob';
 // blob's identity). --no-rehash-snapshot keeps the hash seed the builder drew at random instead of
 // drawing a new one and rehashing every string and dictionary at each start (~5 ms): the seed is
 // secret per build rather than per process, which is fine for an interpreter running its caller's
-// scripts.
-const SNAPSHOT_V8_FLAGS = ['--no-rehash-snapshot'];
+// scripts. --no-turbo-inlining: with inlining, Turbofan takes 15-40 ms per hot interpreter function
+// (stmtSync, paramSync, forClause...) on its background thread, so a short script's loop runs
+// unoptimized most of its life; without, those compile in a few ms each (loops of a few thousand
+// iterations ~10-20% faster, long ones no slower: test/bench/RESULTS.md).
+const SNAPSHOT_V8_FLAGS = ['--no-rehash-snapshot', '--no-turbo-inlining'];
 const STAMP = 'dist/interp.blob.stamp';
 const bundleOptions = {
   bundle: true,

@@ -46,7 +46,7 @@ export function benchInterpColdStart(runs: number): string {
       ["bash -c 'echo hi'", 'bash', ['-c', 'echo hi']],
       [`hpatch-router interp -c 'echo hi' (bin/hpatch-router${existsSync(dist('interp.blob')) ? ', startup snapshot' : ''})`, launcher, ['interp', '-c', 'echo hi']],
       ['same through a symlink to the launcher (make install)', link, ['interp', '-c', 'echo hi']],
-      ['interp, CJS bundle + V8 code cache (the fallback)', node, [dist('interp-launch.cjs'), '-c', 'echo hi']],
+      ['interp, CJS bundle + V8 code cache (the fallback)', node, ['--no-turbo-inlining', dist('interp-launch.cjs'), '-c', 'echo hi']],
       ['same through the router ESM bundle', node, ['--no-node-snapshot', dist('hpatch-router.mjs'), 'interp', '-c', 'echo hi']],
     ];
     const p50 = compare(cmds, runs);
