@@ -11,11 +11,12 @@ import { readSome, readByteSync, AGAIN, TIMEOUT } from './io.ts';
 import { ansiC, shellQuote } from './expand.ts';
 import { testArgs } from './test.ts';
 import { formatHashTable } from './command-hash.ts';
-import { isExecFile, lookPath, runExternal } from './exec.ts';
+import { isExecFile, lookPath, reportSignal, reportsSignal, runExternal } from './exec.ts';
 import { getPrivateCommand } from './registry.ts';
-import { PSEUDO_SIGS, keyNumber, sigDescription, sigKey, sigNumber, signalTable } from './signals.ts';
+import { PSEUDO_SIGS, SIGNAMES, keyNumber, sigDescription, sigKey, sigNumber, signalTable } from './signals.ts';
 import { HELP_LIST, HELP_TOPICS, HELP_VERSION } from './help-text.ts';
 import { hasMeta, matchPattern } from './pattern.ts';
+import { endsProcess, isVirtualPid } from './virtual-pids.ts';
 
 export type Builtin = (sh: Shell, args: string[]) => Promise<number>;
 export const builtins = new Map<string, Builtin>();
@@ -2000,9 +2001,26 @@ def(['kill'], async (sh, args) => {
   let st = 0;
   for (const p of args.slice(i)) {
     let pid: number;
-    if (p.startsWith('%')) { const j = findJob(sh, p); if (!j) { await errOut(sh, 'kill', `${p}: no such job`); st = 1; continue; } pid = j.pid; }
+    let job: Job | undefined;
+    if (p.startsWith('%')) { job = findJob(sh, p); if (!job) { await errOut(sh, 'kill', `${p}: no such job`); st = 1; continue; } pid = job.pid; }
     else pid = /^-?\d+$/.test(p) ? Number(p) : NaN;
     if (!Number.isInteger(pid)) { await errOut(sh, 'kill', `${p}: arguments must be process or job IDs`); st = 1; continue; }
+    if (isVirtualPid(Math.abs(pid))) {
+      // an in-process job or subshell: never a process.kill (no real process has this pid)
+      if (pid === sh.bashpid && sh.subshell > 0) {
+        const trap = sh.traps.get(sigKey(sig));
+        if (trap !== undefined) { if (trap !== '') sh.pendingSigs.push(sigKey(sig)); continue; }
+        if (!endsProcess(sig)) continue;
+        const name = `SIG${SIGNAMES[sig]}`;
+        if (reportsSignal(sh, name)) await reportSignal(sh, name, pid, 'kill');
+        throw new ExitSignal(128 + sig);
+      }
+      job ??= [...sh.jobs, ...sh.inheritedJobs].find((j) => j.pid === Math.abs(pid));
+      if (job?.kill?.(sig)) continue;
+      await errOut(sh, 'kill', `(${p}) - No such process`);
+      st = 1;
+      continue;
+    }
     if (pid === process.pid && sh.subshell === 0 && sig !== 0) {
       // a signal sent to the shell itself: bash runs a trap before the next command
       const trap = sh.traps.get(sigKey(sig));

@@ -65,6 +65,18 @@ export function signalNumber(sig: string): number {
   return (osConstants.signals as Record<string, number>)[sig] ?? 0;
 }
 
+/** Whether bash reports a foreground command killed by `signal` (not for command substitutions, earlier pipeline stages, trapped signals). */
+export function reportsSignal(sh: Shell, signal: string): boolean {
+  return signal !== 'SIGINT' && signal !== 'SIGPIPE' && !sh.inBackground && !sh.quietSignals && !sh.traps.has(signal.slice(3));
+}
+
+/** bash's status message for a foreground command killed by a signal (`fallback`: its text when no command is current). */
+export function reportSignal(sh: Shell, signal: string, pid: number, fallback: string): Promise<void> {
+  const desc = signalDescriptions[signal] ?? signal;
+  const text = sh.curCmd && typeof sh.curCmd !== 'string' ? printCommand(sh.curCmd[0], sh.curCmd[1]) : fallback;
+  return sh.writeFd(2, signal === 'SIGTERM' ? `${desc}\n` : `${sh.errName}: line ${sh.lineOf(sh.curPos)}: ${String(pid).padStart(5)} ${desc.padEnd(24)}${text}\n`).catch(() => undefined);
+}
+
 /** Spawns `file` with argv and waits for it; returns bash-style status (128+n on signal). */
 export function runExternal(sh: Shell, file: string, args: string[]): Promise<number> {
   const max = Math.max(2, sh.fds.maxFd());
@@ -112,12 +124,8 @@ export function runExternal(sh: Shell, file: string, args: string[]): Promise<nu
       if (done) return;
       done = true;
       sh.killedBy = code === null && signal ? signalNumber(signal) : 0;
-      // bash's job status message (not for command substitutions, earlier pipeline stages, trapped signals)
-      if (code === null && signal && signal !== 'SIGINT' && signal !== 'SIGPIPE' && !sh.inBackground && !sh.quietSignals && !sh.traps.has(signal.slice(3))) {
-        const desc = signalDescriptions[signal] ?? signal;
-        const text = sh.curCmd && typeof sh.curCmd !== 'string' ? printCommand(sh.curCmd[0], sh.curCmd[1]) : args.join(' ');
-        void sh.writeFd(2, signal === 'SIGTERM' ? `${desc}\n` : `${sh.errName}: line ${sh.lineOf(sh.curPos)}: ${String(pid).padStart(5)} ${desc.padEnd(24)}${text}\n`).catch(() => undefined)
-          .then(() => resolve(128 + signalNumber(signal)));
+      if (code === null && signal && reportsSignal(sh, signal)) {
+        void reportSignal(sh, signal, pid ?? 0, args.join(' ')).then(() => resolve(128 + signalNumber(signal)));
         return;
       }
       const st = code !== null ? code : 128 + signalNumber(signal ?? '');

@@ -23,6 +23,8 @@ import { printCommand, printFunction } from './printer.ts';
 import { AliasReader } from './alias.ts';
 import { bucketOrder } from './bash-hash-order.ts';
 import type { CommandHash } from './command-hash.ts';
+import { sigKey } from './signals.ts';
+import { endsProcess, virtualPid } from './virtual-pids.ts';
 
 export interface Var {
   str?: string | undefined;
@@ -46,14 +48,17 @@ export const optionLetters: Record<string, keyof Options> = {
   e: 'errexit', E: 'errtrace', u: 'nounset', x: 'xtrace', f: 'noglob', n: 'noexec', C: 'noclobber', a: 'allexport', v: 'verbose',
 };
 
-/** `signal`: the job was killed by this signal; `notified`: bash's status message was shown. */
-export interface Job { id: number; pid: number; done: Promise<number>; status?: number; reaped?: boolean; num?: number; cmd?: string; signal?: number; notified?: boolean; procsub?: boolean }
+/**
+ * `signal`: the job was killed by this signal; `notified`: bash's status message was shown.
+ * `kill`: set for a job that runs in-process (its pid is virtual, virtual-pids.ts): delivers a
+ * signal to it as the kill builtin would to a process; false when it has finished.
+ */
+export interface Job { id: number; pid: number; done: Promise<number>; status?: number; reaped?: boolean; num?: number; cmd?: string; signal?: number; notified?: boolean; procsub?: boolean; kill?: (sig: number) => boolean }
 
 /** `base`: line offset (eval and trap strings count lines from the line that ran them, like bash). */
 export interface SourceInfo { src: string; lines: number[]; name: string; base?: number }
 
 let jobSeq = 0;
-let fakePid = 0;
 /** Scopes of prefix assignments (`x=1 cmd`); `local` skips them to reach the function's scope. */
 export const tempScopes = new WeakSet<Map<string, Var>>();
 /**
@@ -156,6 +161,11 @@ export class Shell {
   loopDepth = 0;
   subshell = 0;
   bashpid = process.pid;
+  /**
+   * Set when the background job this shell runs (or a subshell of it) is killed: the job stops
+   * before its next statement. Shared down clone(); each background job gets its own.
+   */
+  jobKill = { sig: 0 };
   dirStack: string[] = [];
   /** Counts `set` builtin calls that replaced the positional parameters (for `source FILE ARGS`). */
   setParamsCount = 0;
@@ -703,7 +713,7 @@ export class Shell {
     s.shownTraps = this.shownTraps ?? (this.traps.size ? new Map(this.traps) : undefined);
     s.curCmd = this.curCmd;
     s.lastBgPid = this.lastBgPid; s.funcDepth = this.funcDepth; s.loopDepth = 0; s.subshell = this.subshell + 1;
-    s.bashpid = process.pid + 1000 + (++fakePid); s.dirStack = this.dirStack.slice(); s.source = this.source; s.curPos = this.curPos;
+    s.bashpid = virtualPid(); s.jobKill = this.jobKill; s.dirStack = this.dirStack.slice(); s.source = this.source; s.curPos = this.curPos;
     s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.funcLines = this.funcLines.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
     s.lastArg = this.lastArg;
     s.noErrexit = this.noErrexit; s.cMode = this.cMode; s.traceLevel = this.traceLevel; s.quietSignals = this.quietSignals;
@@ -970,7 +980,7 @@ export class Shell {
   private stmtSync(st: Stmt): number | undefined {
     const c = st.Cmd;
     if (!c || st.Redirs.length !== 0 || st.Negated || st.Background) return undefined;
-    if (this.pendingSigs.length > 0 || this.traps.has('DEBUG') || this.opts.xtrace || this.cancelStatus.value !== 0) return undefined;
+    if (this.pendingSigs.length > 0 || this.traps.has('DEBUG') || this.opts.xtrace || this.cancelStatus.value !== 0 || this.jobKill.sig !== 0) return undefined;
     let status: number;
     if (c.type === 'CallExpr') {
       if (c.Args.length !== 0) return undefined;
@@ -997,6 +1007,7 @@ export class Shell {
 
   async stmt(st: Stmt): Promise<number> {
     if (this.cancelStatus.value !== 0) throw new ExitSignal(this.cancelStatus.value);
+    if (this.jobKill.sig !== 0) throw new ExitSignal(128 + this.jobKill.sig);
     if (this.pendingSigs.length > 0) await this.runPendingTraps();
     this.curPos = st.Position;
     if (st.Cmd?.type === 'CallExpr' && st.Cmd.Args.length > 1 && st.Cmd.Assigns.length === 0) {
@@ -1160,26 +1171,51 @@ export class Shell {
   async background(st: Stmt): Promise<void> {
     const sub = this.clone();
     sub.inBackground = true;
+    sub.jobKill = { sig: 0 };
     const inner: Stmt = { ...st, Background: false };
     if (st.Cmd?.type === 'CallExpr') sub.noErrTrap = inner; // bash execs an async simple command: no ERR trap
+    let spawnedPid = 0;
     let spawned: (pid: number) => void = () => undefined;
     const first = new Promise<number>((res) => { spawned = res; });
-    sub.onSpawn = (pid) => { spawned(pid); sub.onSpawn = undefined; };
+    sub.onSpawn = (pid) => { spawnedPid = pid; spawned(pid); sub.onSpawn = undefined; };
     const job: Job = { id: ++jobSeq, pid: 0, done: Promise.resolve(0) };
     // a lone builtin (no process to wait for, for `$!`) starts after the shell went on, like a forked child usually does
     const a0 = inner.Cmd?.type === 'CallExpr' && inner.Cmd.Args[0]?.Parts.length === 1 ? inner.Cmd.Args[0].Parts[0] : undefined;
     // (it still runs before the shell's next external command: see settleLoneJobs)
     const lone = a0?.type === 'Lit' && builtins.has(a0.Value) && !this.funcs.has(a0.Value) && !getPrivateCommand(a0.Value) && !['eval', 'source', '.', 'command', 'builtin', 'exec', 'trap', 'wait', 'kill', 'jobs', 'fg', 'bg', 'disown', 'read', 'mapfile', 'readarray'].includes(a0.Value);
+    // bash forks once for the job: a simple command is exec'd there (its pid is `$!`); anything
+    // else runs in that subshell, `( list ) &` too (not in a subshell of it)
+    const external = inner.Cmd?.type === 'CallExpr' && inner.Cmd.Args.length > 0 && !lone && !(a0?.type === 'Lit' && (this.funcs.has(a0.Value) || builtins.has(a0.Value)));
+    const list = inner.Cmd?.type === 'Subshell' && inner.Redirs.length === 0 ? inner.Cmd.Stmts : undefined;
     let pending: { start: () => void; done: Promise<number> } | undefined;
     const body = lone ? async (s: Shell) => {
       await new Promise<void>((r) => { pending = { start: r, get done() { return job.done; } }; loneJobs.add(pending); setImmediate(r); });
       loneJobs.delete(pending!);
       return s.stmt(inner);
-    } : (s: Shell) => s.stmt(inner);
-    job.done = this.runSubshell(body, sub).then((x) => { job.status = x; if (sub.killedBy && x === 128 + sub.killedBy) job.signal = sub.killedBy; return x; });
+    } : list ? (s: Shell) => s.stmts(list) : (s: Shell) => s.stmt(inner);
+    let killed: (status: number) => void = () => undefined;
+    const ran = this.runSubshell(body, sub);
+    job.done = Promise.race([ran, new Promise<number>((r) => { killed = r; })])
+      .then((x) => { job.status = x; if (sub.killedBy && x === 128 + sub.killedBy) job.signal = sub.killedBy; return x; });
     job.done.catch(() => undefined);
-    const pid = lone ? 0 : await Promise.race([first, job.done.then(() => 0), new Promise<number>((r) => setTimeout(() => r(0), 30))]);
-    job.pid = pid || 200000 + (++fakePid);
+    const pid = lone ? 0 : await Promise.race([first, ran.then(() => 0), new Promise<number>((r) => setTimeout(() => r(0), 30))]);
+    job.pid = external && pid ? pid : sub.bashpid;
+    if (job.pid === sub.bashpid) {
+      // an in-process job (its pid is virtual): a signal ends it like a forked subshell (it stops
+      // before its next statement, its status is 128+n at once; a command it is running goes on,
+      // as bash's children do) unless it traps or ignores the signal
+      job.kill = (sig) => {
+        if (job.status !== undefined) return false;
+        if (external && spawnedPid) { try { process.kill(spawnedPid, sig); } catch { /* gone */ } return true; }
+        const trap = sub.traps.get(sigKey(sig));
+        if (trap !== undefined) { if (trap !== '') sub.pendingSigs.push(sigKey(sig)); return true; }
+        if (!endsProcess(sig)) return true;
+        sub.jobKill.sig = sig;
+        sub.killedBy = sig;
+        killed(128 + sig);
+        return true;
+      };
+    }
     // bash's job number: one more than the highest job still in its table (finished jobs are dropped)
     job.num = 1 + Math.max(0, ...this.jobs.filter((j) => j.num !== undefined && j.status === undefined).map((j) => j.num!));
     job.cmd = this.source.src.slice(st.Position, st.Semicolon).trimEnd();
@@ -1226,6 +1262,7 @@ export class Shell {
         if (ahead) ahead.readAhead++;
         try {
           for (;;) {
+            const y = loopTick(); if (y) await y;
             this.noErrexit++;
             let cond: number;
             try { const r = this.stmts(c.Cond); cond = typeof r === 'number' ? r : await r; } catch (e) {
@@ -1321,6 +1358,7 @@ export class Shell {
         if (c.Select) return await this.selectLoop(name, items, c);
         const head = (): string => `for ${name}${c.Loop.type === 'WordIter' && c.Loop.InPos ? ` in ${c.Loop.Items.map((w) => wordSource(this.source.src, w) ?? '').join(' ')}` : ''}`;
         for (let k = 0; k < items.length; k++) {
+          const y = loopTick(); if (y) await y;
           const it = items[k]!;
           if (this.traps.has('DEBUG')) await this.headDebugTrap(c.ForPos, head); else this.curPos = c.ForPos;
           // (bash traces the loop head, words unexpanded, before each iteration)
@@ -1348,6 +1386,7 @@ export class Shell {
       await this.headDebugTrap(c.ForPos, part(L.Init));
       if (L.Init) await this.arithAst(L.Init);
       for (;;) {
+        const y = loopTick(); if (y) await y;
         if (this.traps.has('DEBUG')) await this.headDebugTrap(c.ForPos, part(L.Cond)); else this.curPos = c.ForPos;
         if (L.Cond && (this.arith.canSync(L.Cond) ? this.arithSync(L.Cond) : await this.arithAst(L.Cond)) === 0n) break;
         try { const r = this.stmts(c.Do); st = typeof r === 'number' ? r : await r; } catch (e) {
@@ -1549,7 +1588,7 @@ export class Shell {
         resolve(this.runSubshell((s) => (!out && isFileRead(p.Stmts) ? s.catFile(p.Stmts[0]!.Redirs[0]!.Word!) : s.stmts(p.Stmts)), sub));
       });
     });
-    const job: Job = { id: ++jobSeq, pid: 200000 + (++fakePid), done, procsub: true };
+    const job: Job = { id: ++jobSeq, pid: virtualPid(), done, procsub: true };
     this.jobs.push(job);
     this.lastBgPid = job.pid; // bash sets $! to the process substitution (`wait $!` waits for it)
     this.procSubstCleanups.push(() => {
@@ -2052,6 +2091,23 @@ export let scriptRunner: ((parent: Shell, src: Buffer, args: string[]) => Promis
 export function setScriptRunner(f: typeof scriptRunner): void { scriptRunner = f; }
 
 /** A variable with a value array and no other value or attribute. */
+let loopTicks = 0;
+let lastYield = 0;
+/**
+ * Called by loops at each iteration. A loop whose body runs in-process never waits for the event
+ * loop (statements chain microtasks, or run with no promise at all), so a CPU-bound one would keep
+ * signal handlers (cancellation), timers and other in-process jobs from ever running: every ~10
+ * ms it yields a turn of the event loop. (A counter first: reading the clock each time costs more.)
+ */
+function loopTick(): Promise<void> | undefined {
+  if (++loopTicks < 128) return undefined;
+  loopTicks = 0;
+  const now = performance.now();
+  if (now - lastYield < 10) return undefined;
+  lastYield = now;
+  return new Promise((r) => setImmediate(r));
+}
+
 /** bash's $EPOCHREALTIME: seconds since the epoch with microseconds (timeOrigin + now() keeps them). */
 function epochRealtime(): string {
   const us = Math.floor((performance.timeOrigin + performance.now()) * 1000);

@@ -34,6 +34,23 @@ describe('interp process control', function () {
     });
   }
 
+  // loops whose bodies never wait for the event loop: builtins only, and statements that run without a promise
+  for (const loop of ['while :; do :; done', 'while ((1)); do x=1; done', 'for ((;;)); do y=${x:-a}; done', '{ while :; do :; done; } & while :; do :; done']) {
+    it(`stays cancellable in a CPU-bound in-process loop: ${loop}`, async () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', entry, '-c', `echo started; ${loop}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+      const closed = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+      for (let i = 0; i < 100 && !out.includes('started'); i++) await sleep(100);
+      await sleep(200);
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      const code = await closed;
+      clearTimeout(timer);
+      expect(code).to.equal(143);
+    });
+  }
+
   it('stays cancellable while a builtin waits for input on an open stdin pipe', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', entry, '-c', 'echo waiting; read x; echo "got $x"'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
