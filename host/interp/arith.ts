@@ -54,11 +54,18 @@ const ops2 = ['**', '++', '--', '<<', '>>', '<=', '>=', '==', '!=', '&&', '||', 
 
 class TextParser {
   i = 0;
+  /** Where the last operator seen starts: bash's error token for a missing final operand. */
+  opAt = 0;
   constructor(readonly s: string) {}
   ws(): void { while (this.i < this.s.length && ' \t\n\r'.includes(this.s[this.i]!)) this.i++; }
   peekOp(): string | undefined {
     this.ws();
     const s = this.s, i = this.i;
+    const o = this.opAtHere(s, i);
+    if (o !== undefined) this.opAt = i;
+    return o;
+  }
+  private opAtHere(s: string, i: number): string | undefined {
     for (const o of ops3) if (s.startsWith(o, i)) return o;
     for (const o of ops2) if (s.startsWith(o, i)) return o;
     const c = s[i];
@@ -91,9 +98,15 @@ class TextParser {
     const c = this.binary(4);
     if (this.peekOp() === '?') {
       this.i++;
+      this.ws();
+      // bash's "expression expected": its token is the `:` read in place of one, else the operator before the end
+      if (this.i >= this.s.length) { this.i = this.opAt; this.err('expression expected'); }
+      if (this.s[this.i] === ':') this.err('expression expected');
       const t = this.assign();
       if (this.peekOp() !== ':') this.err("syntax error: expected `:'");
       this.i++;
+      this.ws();
+      if (this.i >= this.s.length) { this.i = this.opAt; this.err('expression expected'); }
       const f = this.assign();
       return { k: 'cond', c, t, f };
     }
@@ -127,7 +140,11 @@ class TextParser {
   primary(): ANode {
     this.ws();
     const s = this.s;
-    if (this.i >= s.length) this.err();
+    if (this.i >= s.length) {
+      // bash names the operator left without its operand, with what follows it (`4 + ` → "+ ")
+      if (this.opAt > 0 || this.opAtHere(s, 0) !== undefined) this.i = this.opAt;
+      this.err();
+    }
     const c = s[this.i]!;
     if (c === '(') {
       this.i++;
