@@ -196,6 +196,10 @@ export class Shell {
     return (name === 'FUNCNAME' || name === 'BASH_SOURCE' || name === 'BASH_LINENO' || name === 'DIRSTACK') && !this.getVarRaw(name);
   }
   startTime = Date.now();
+  /** $SECONDS: `value` at time `at` (the start, or the last assignment). Replaced, never changed: clones share it. */
+  seconds = { at: this.startTime, value: 0 };
+  /** bash's dynamic variables unset here: ordinary variables from then on. */
+  lostSpecial: Set<string> | undefined;
   /** Live external processes (for cancellation). */
   children = new Set<number>();
   /** Process groups created for external commands (descendants may outlive the leader). */
@@ -336,6 +340,7 @@ export class Shell {
       return this.params[n - 1];
     }
     if (c >= 97 && c <= 122) return this.getVar(name); // (no special parameter starts with a lowercase letter)
+    if (this.lostSpecial !== undefined && this.lostSpecial.has(name)) return this.getVar(name);
     switch (name) {
       case '?': return String(this.status);
       case '#': return String(this.params.length);
@@ -344,15 +349,15 @@ export class Shell {
       case '-': return this.flagString();
       case '@': case '*': return this.params.join(name === '*' ? (this.getVar('IFS') ?? ' ').slice(0, 1) : ' ');
       case 'RANDOM': { const v = this.getVarRaw('RANDOM'); if (v && v.str !== undefined && v.str !== '\0rand') return this.getVar(name); return String(this.nextRandom()); }
-      case 'SRANDOM': if (!this.getVarRaw(name)) return String(Math.floor(Math.random() * 4294967296)); break;
+      case 'SRANDOM': return String(Math.floor(Math.random() * 4294967296));
       case 'LINENO': return String(this.lineOf(this.curPos));
-      case 'SECONDS': if (!this.getVarRaw('SECONDS')) return String(Math.floor((Date.now() - this.startTime) / 1000)); break;
+      case 'SECONDS': return String(this.seconds.value + Math.floor((Date.now() - this.seconds.at) / 1000));
       case 'BASHPID': return String(this.bashpid);
       case 'BASH_SUBSHELL': return String(this.subshell);
       case 'SHELLOPTS': return shellOptsString(this);
       case 'BASHOPTS': return [...this.shopt].sort().join(':');
       case 'FUNCNAME': case 'BASH_SOURCE': case 'BASH_LINENO': case 'DIRSTACK': if (this.isStackVar(name)) return this.callStack(name)![0]; break;
-      case 'BASH_COMMAND': if (!this.getVarRaw(name)) return typeof this.curCmd === 'string' ? this.curCmd : this.curCmd ? printCommand(this.curCmd[0], this.curCmd[1]) : ''; break;
+      case 'BASH_COMMAND': return typeof this.curCmd === 'string' ? this.curCmd : this.curCmd ? printCommand(this.curCmd[0], this.curCmd[1]) : '';
       case 'EPOCHSECONDS': return String(Math.floor(Date.now() / 1000));
       case 'EPOCHREALTIME': return epochRealtime();
       case '_': return this.lastArg;
@@ -411,7 +416,15 @@ export class Shell {
   }
 
   setVar(name: string, val: string, append = false): void {
-    if (name === 'RANDOM') {
+    if (name.length >= 6 && DYNAMIC_VARS.has(name) && (this.lostSpecial === undefined || !this.lostSpecial.has(name))) {
+      if (IGNORED_ASSIGN.has(name)) return;
+      if (name === 'SECONDS') {
+        // bash counts on from the assigned number (not a number: 0)
+        this.seconds = { at: Date.now(), value: /^\s*[-+]?\d+\s*$/.test(val) ? Number(val) : 0 };
+        return;
+      }
+    }
+    if (name === 'RANDOM' && !this.lostSpecial?.has(name)) {
       // assigning RANDOM (an integer variable in bash) seeds bash's generator
       this.rseed = Number(BigInt.asUintN(32, this.arith.evalString(val)));
       this.lastRandom = 0;
@@ -508,6 +521,7 @@ export class Shell {
   }
 
   unsetVar(name: string): void {
+    if (DYNAMIC_VARS.has(name)) (this.lostSpecial ??= new Set()).add(name);
     for (let i = this.scopes.length - 1; i >= 0; i--) {
       const v = this.scopes[i]!.get(name);
       if (v) {
@@ -714,7 +728,7 @@ export class Shell {
     s.curCmd = this.curCmd;
     s.lastBgPid = this.lastBgPid; s.funcDepth = this.funcDepth; s.loopDepth = 0; s.subshell = this.subshell + 1;
     s.bashpid = virtualPid(); s.jobKill = this.jobKill; s.dirStack = this.dirStack.slice(); s.source = this.source; s.curPos = this.curPos;
-    s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.funcLines = this.funcLines.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
+    s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.funcLines = this.funcLines.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.seconds = this.seconds; s.lostSpecial = this.lostSpecial && new Set(this.lostSpecial); s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
     s.lastArg = this.lastArg;
     s.noErrexit = this.noErrexit; s.cMode = this.cMode; s.traceLevel = this.traceLevel; s.quietSignals = this.quietSignals;
     s.fds = this.fds.clone();
@@ -2091,6 +2105,11 @@ export let scriptRunner: ((parent: Shell, src: Buffer, args: string[]) => Promis
 export function setScriptRunner(f: typeof scriptRunner): void { scriptRunner = f; }
 
 /** A variable with a value array and no other value or attribute. */
+/** bash's dynamic variables: computed at each use until unset, then ordinary variables. */
+const DYNAMIC_VARS = new Set(['RANDOM', 'SRANDOM', 'LINENO', 'SECONDS', 'BASHPID', 'BASH_SUBSHELL', 'BASH_COMMAND', 'EPOCHSECONDS', 'EPOCHREALTIME', 'BASH_ARGV0']);
+/** Dynamic variables whose assignment bash ignores. */
+const IGNORED_ASSIGN = new Set(['SRANDOM', 'LINENO', 'BASHPID', 'BASH_COMMAND', 'EPOCHSECONDS', 'EPOCHREALTIME']);
+
 let loopTicks = 0;
 let lastYield = 0;
 /**
