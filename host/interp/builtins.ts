@@ -75,14 +75,14 @@ def(['echo'], async (sh, args) => {
     const c = s.indexOf('\\c');
     let stop = false;
     if (c >= 0) { s = s.slice(0, c); stop = true; }
-    s = echoEscapes(s);
+    s = echoEscapes(s, false, sh.utf8Locale());
     if (stop) nl = false;
   }
   await out(sh, nl ? s + '\n' : s);
   return 0;
 });
 
-function echoEscapes(s: string, bareOctal = false): string {
+function echoEscapes(s: string, bareOctal: boolean, utf8: boolean): string {
   // like $'...' but octal needs a leading 0 (\0nnn, mod 256), and \' \" \? \1-\7 stay as they are
   let o = '';
   for (let i = 0; i < s.length; i++) {
@@ -98,10 +98,10 @@ function echoEscapes(s: string, bareOctal = false): string {
       const m = /^[0-7]{1,3}/.exec(s.slice(i + 1))![0];
       o += String.fromCharCode(parseInt(m, 8) & 255);
       i += m.length;
-    } else if (/[abeEfnrtv\\]/.test(n)) { o += ansiC(c + n); i++; }
+    } else if (/[abeEfnrtv\\]/.test(n)) { o += ansiC(c + n, utf8); i++; }
     else if (n === 'x' || n === 'u' || n === 'U') {
       const m = (n === 'x' ? /^[0-9a-fA-F]{1,2}/ : n === 'u' ? /^[0-9a-fA-F]{1,4}/ : /^[0-9a-fA-F]{1,8}/).exec(s.slice(i + 2));
-      if (m) { o += ansiC(c + n + m[0]); i += 1 + m[0].length; } else { o += c + n; i++; }
+      if (m) { o += ansiC(c + n + m[0], utf8); i += 1 + m[0].length; } else { o += c + n; i++; }
     } else { o += c + n; i++; }
   }
   return o;
@@ -279,7 +279,7 @@ export function strftime(fmt: string, secs: number, tz: string | undefined): str
   return fmt.replace(/%[EO]?(.)/gs, (_, c: string) => conv(c));
 }
 
-export function formatPrintf(fmt: string, args: string[], errs: string[], tz?: string, startTime?: number): { out: string; stop: boolean } {
+export function formatPrintf(fmt: string, args: string[], errs: string[], tz?: string, startTime?: number, utf8 = false): { out: string; stop: boolean } {
   let o = '';
   let ai = 0;
   let stop = false;
@@ -291,7 +291,7 @@ export function formatPrintf(fmt: string, args: string[], errs: string[], tz?: s
         const m = /^\\(?:[0-7]{1,3}|x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|c|.)/s.exec(fmt.slice(i));
         const tok = m ? m[0] : '\\';
         if (tok === '\\c') { o += tok; i += 1; continue; }
-        o += /^\\[0-7]/.test(tok) ? String.fromCharCode(parseInt(tok.slice(1), 8) & 255) : ansiC(tok);
+        o += /^\\[0-7]/.test(tok) ? String.fromCharCode(parseInt(tok.slice(1), 8) & 255) : ansiC(tok, utf8);
         i += tok.length - 1;
         continue;
       }
@@ -334,7 +334,7 @@ export function formatPrintf(fmt: string, args: string[], errs: string[], tz?: s
           let s = arg ?? '';
           const ci = s.indexOf('\\c');
           if (ci >= 0) { s = s.slice(0, ci); stop = true; }
-          s = echoEscapes(s, true);
+          s = echoEscapes(s, true, utf8);
           if (prec !== undefined) s = s.slice(0, prec);
           o += pad(s, width, left);
           if (stop) return;
@@ -394,7 +394,7 @@ def(['printf'], async (sh, args) => {
   const fmt = args[i];
   if (fmt === undefined) { await sh.writeFd(2, 'printf: usage: printf [-v var] format [arguments]\n'); return 2; }
   const errs: string[] = [];
-  const r = formatPrintf(fmt, args.slice(i + 1), errs, sh.getVar('TZ'), sh.startTime);
+  const r = formatPrintf(fmt, args.slice(i + 1), errs, sh.getVar('TZ'), sh.startTime, sh.utf8Locale());
   if (varName) {
     if (/\[/.test(varName)) { const m = /^(.*?)\[(.*)\]$/.exec(varName)!; sh.setElem(m[1]!, await sh.refSubscriptAsync(m[1]!, m[2]!), r.out); }
     else sh.setVar(varName, r.out);

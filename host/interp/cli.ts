@@ -8,7 +8,6 @@ import { constants as osConstants } from 'node:os';
 import { parseScript, type DeferredParseError, type ParsedScript } from './reparse.ts';
 import { Shell, toBytes, fromBytes, optionLetters, setScriptRunner, signalListeners, type Options } from './runner.ts';
 import { inheritedFd, pendingBlockingOps } from './io.ts';
-import { setUtf8Locale } from './expand.ts';
 import { longOptNames, setLongOpt, shoptNames } from './builtins.ts';
 
 export interface RunOptions {
@@ -77,8 +76,6 @@ export function newShell(o: RunOptions = {}): Shell {
     g.set(k, { str: '', readonly: true, exported: fromEnv !== undefined });
   }
   g.set('BASH', { str: fs.existsSync('/usr/bin/bash') ? '/usr/bin/bash' : '/bin/bash' });
-  const loc = env['LC_ALL'] || env['LC_CTYPE'] || env['LANG'] || '';
-  setUtf8Locale(/utf-?8/i.test(loc));
   const fds = o.fds ?? { 0: 0, 1: 1, 2: 2 };
   for (const [n, fd] of Object.entries(fds)) sh.fds.set(Number(n), inheritedFd(fd));
   sh.arg0 = o.name ?? 'bash';

@@ -8,6 +8,7 @@ import type { Shell } from './runner.ts';
 import { DiscardError, ShellError } from './errors.ts';
 import { badSubst } from './reparse.ts';
 import { escapeEre } from './regex.ts';
+import { charLength, charStarts, charUnits, hasHighBytes, mapCharCase } from './utf8-chars.ts';
 
 /** One field under construction: the value, its pattern form, and whether it must be kept. */
 interface Field { val: string; pat: string; keep: boolean; meta: boolean }
@@ -730,7 +731,7 @@ export class Expander {
     if (pe.Length) {
       if (list) { this.nounsetLength(name, indexWord); return { vals: [String(vals.length)], list: false, star: false }; }
       if (!isSet && sh.opts.nounset && !pe.Exp) throw new ShellError(`${name}: unbound variable`, 127, true);
-      return { vals: [String(vals[0]!.length)], list: false, star: false };
+      return { vals: [String(this.strLength(vals[0]!))], list: false, star: false };
     }
 
     const exp = pe.Exp;
@@ -775,15 +776,15 @@ export class Expander {
       const pat = r.orig ? await this.pattern(r.orig) : '';
       const rep = r.with ? await this.pattern(r.with, true) : '';
       const amp = sh.shopt.has('patsub_replacement');
-      vals = vals.map((v) => replacePattern(v, pat, rep, pe.Repl!.All, true, amp));
+      vals = vals.map((v) => replacePattern(v, pat, rep, pe.Repl!.All, true, amp, this.utf8(v)));
     }
 
     if (exp && exp.Op >= Tok.perc && exp.Op <= Tok.dblHash) {
       const pat = await this.pattern(exp.Word);
-      vals = vals.map((v) => removePattern(v, pat, exp.Op));
+      vals = vals.map((v) => removePattern(v, pat, exp.Op, this.utf8(v)));
     } else if (exp && exp.Op >= Tok.caret && exp.Op <= Tok.dblComma) {
       const pat = exp.Word ? await this.pattern(exp.Word) : '';
-      vals = vals.map((v) => caseMod(v, exp.Op, pat));
+      vals = vals.map((v) => caseMod(v, exp.Op, pat, this.utf8(v)));
     } else if (exp && exp.Op === Tok.at) {
       const op = exp.Word ? await this.literal(exp.Word) : '';
       vals = vals.map((v) => this.transform(v, op, indirUnset ? '' : name, isSet)); // (an indirection to nothing has no attributes)
@@ -861,12 +862,25 @@ export class Expander {
       return vals;
     }
     const s = vals[0]!;
-    const o = off < 0 ? s.length + off : off;
-    if (o < 0 || o > s.length) return [''];
-    let e = len === undefined ? s.length : len < 0 ? s.length + len : o + len;
+    // (offsets count characters in a UTF-8 locale)
+    const at = this.utf8(s) ? charStarts(s) : undefined;
+    const size = at ? at.length - 1 : s.length;
+    const o = off < 0 ? size + off : off;
+    if (o < 0 || o > size) return [''];
+    let e = len === undefined ? size : len < 0 ? size + len : o + len;
     if (len !== undefined && len < 0 && e < o) throw new DiscardError(`${len}: substring expression < 0`);
-    if (e > s.length) e = s.length;
-    return [s.slice(o, e)];
+    if (e > size) e = size;
+    return [at ? s.slice(at[o], at[e]) : s.slice(o, e)];
+  }
+
+  /** Whether `v` is to be taken by characters: it has multibyte ones and the locale is UTF-8. */
+  utf8(v: string): boolean {
+    return hasHighBytes(v) && this.sh.utf8Locale();
+  }
+
+  /** ${#v}: bytes, or characters in a UTF-8 locale. */
+  private strLength(v: string): number {
+    return this.utf8(v) ? charLength(v) : v.length;
   }
 
   // ---- synchronous fast path -----------------------------------------------------------------
@@ -1019,7 +1033,7 @@ export class Expander {
         fb.addQuoted(quoted ? unescapeDq(p.Value, false) : p.Value);
         return;
       case 'SglQuoted': {
-        let v = p.Dollar ? ansiC(p.Value) : p.Value;
+        let v = p.Dollar ? ansiC(p.Value, this.sh.parseUtf8) : p.Value;
         if (p.Dollar && v.includes('\0')) v = v.slice(0, v.indexOf('\0'));
         fb.addQuoted(v);
         return;
@@ -1070,7 +1084,7 @@ export class Expander {
     if (pe.Length) {
       if (list) { this.nounsetLength(name, indexWord); return { vals: [String(vals.length)], list: false, star: false }; }
       if (!isSet && sh.opts.nounset && !pe.Exp) throw new ShellError(`${name}: unbound variable`, 127, true);
-      return { vals: [String(vals[0]!.length)], list: false, star: false };
+      return { vals: [String(this.strLength(vals[0]!))], list: false, star: false };
     }
     this.nounsetCheck(name, indexWord, isSet, pe.Short);
     if (pe.Slice) {
@@ -1086,19 +1100,19 @@ export class Expander {
       const all = pe.Repl.All;
       // (loops, not map with a closure: this runs for every expansion)
       const out: string[] = [];
-      for (let k = 0; k < vals.length; k++) out.push(replacePattern(vals[k]!, pat, rep, all, true, amp));
+      for (let k = 0; k < vals.length; k++) out.push(replacePattern(vals[k]!, pat, rep, all, true, amp, this.utf8(vals[k]!)));
       vals = out;
     }
     const exp = pe.Exp;
     if (exp && exp.Op >= Tok.perc && exp.Op <= Tok.dblHash) {
       const pat = exp.Word ? this.patternSync(exp.Word) : '';
       const out: string[] = [];
-      for (let k = 0; k < vals.length; k++) out.push(removePattern(vals[k]!, pat, exp.Op));
+      for (let k = 0; k < vals.length; k++) out.push(removePattern(vals[k]!, pat, exp.Op, this.utf8(vals[k]!)));
       vals = out;
     } else if (exp && exp.Op >= Tok.caret && exp.Op <= Tok.dblComma) {
       const pat = exp.Word ? this.patternSync(exp.Word) : '';
       const out: string[] = [];
-      for (let k = 0; k < vals.length; k++) out.push(caseMod(vals[k]!, exp.Op, pat));
+      for (let k = 0; k < vals.length; k++) out.push(caseMod(vals[k]!, exp.Op, pat, this.utf8(vals[k]!)));
       vals = out;
     }
     lk.vals = vals;
@@ -1170,7 +1184,7 @@ export class Expander {
   private transform(v: string, op: string, name: string, isSet: boolean): string {
     switch (op) {
       case 'Q': return isSet ? shellQuote(v) : '';
-      case 'E': return ansiC(v);
+      case 'E': return ansiC(v, this.sh.utf8Locale());
       case 'P': return this.promptEscapes(v);
       case 'U': return v.toUpperCase();
       case 'u': return v.charAt(0).toUpperCase() + v.slice(1);
@@ -1202,12 +1216,8 @@ export function unescapeDq(v: string, heredoc: boolean): string {
   return o;
 }
 
-let utf8Locale = false;
-/** Whether the shell's locale is UTF-8 (affects \\u escapes); set from LC_ALL/LC_CTYPE/LANG. */
-export function setUtf8Locale(v: boolean): void { utf8Locale = v; }
-export function isUtf8Locale(): boolean { return utf8Locale; }
-
-export function ansiC(s: string): string {
+/** $'…' and echo -e/printf escapes; `utf8`: the locale is UTF-8 (`\\u` gives the character's bytes). */
+export function ansiC(s: string, utf8: boolean): string {
   let o = '';
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;
@@ -1242,7 +1252,7 @@ export function ansiC(s: string): string {
         if (m) {
           const cp = parseInt(m[0], 16);
           if (cp < 0x80) o += String.fromCharCode(cp);
-          else if (utf8Locale && cp <= 0x10ffff) o += Buffer.from(String.fromCodePoint(cp), 'utf8').toString('latin1');
+          else if (utf8 && cp <= 0x10ffff) o += Buffer.from(String.fromCodePoint(cp), 'utf8').toString('latin1');
           else o += cp <= 0xffff ? '\\u' + cp.toString(16).toUpperCase().padStart(4, '0') : '\\U' + cp.toString(16).toUpperCase().padStart(8, '0');
           i += m[0].length;
         } else o += '\\' + n;
@@ -1275,15 +1285,22 @@ export function shellQuote(v: string): string {
   return "'" + v.replace(/'/g, "'\\''") + "'";
 }
 
-function removePattern(v: string, pat: string, op: number): string {
-  const re = patternRegex(pat, { extglob: true });
+/**
+ * ${v#pat} and the other removals: the shortest or longest prefix/suffix matching. `utf8`: cut
+ * only between characters (and `?` matches one).
+ */
+function removePattern(v: string, pat: string, op: number, utf8 = false): string {
+  const re = patternRegex(pat, { extglob: true, utf8 });
+  const at = utf8 ? charStarts(v) : undefined;
+  const n = at ? at.length - 1 : v.length;
+  const pos = (k: number): number => (at ? at[k]! : k);
   if (op === Tok.hash || op === Tok.dblHash) {
-    if (op === Tok.hash) { for (let i = 0; i <= v.length; i++) if (re.test(v.slice(0, i))) return v.slice(i); }
-    else { for (let i = v.length; i >= 0; i--) if (re.test(v.slice(0, i))) return v.slice(i); }
+    if (op === Tok.hash) { for (let k = 0; k <= n; k++) if (re.test(v.slice(0, pos(k)))) return v.slice(pos(k)); }
+    else { for (let k = n; k >= 0; k--) if (re.test(v.slice(0, pos(k)))) return v.slice(pos(k)); }
     return v;
   }
-  if (op === Tok.perc) { for (let i = v.length; i >= 0; i--) if (re.test(v.slice(i))) return v.slice(0, i); }
-  else { for (let i = 0; i <= v.length; i++) if (re.test(v.slice(i))) return v.slice(0, i); }
+  if (op === Tok.perc) { for (let k = n; k >= 0; k--) if (re.test(v.slice(pos(k)))) return v.slice(0, pos(k)); }
+  else { for (let k = 0; k <= n; k++) if (re.test(v.slice(pos(k)))) return v.slice(0, pos(k)); }
   return v;
 }
 
@@ -1301,19 +1318,23 @@ function repText(rep: string, match: string, amp: boolean): string {
 /** Compiled global regexes of replacePattern (String.replace resets their lastIndex). */
 const globalRes = new Map<string, RegExp>();
 
-function replacePattern(v: string, pat: string, repPat: string, all: boolean, extglob: boolean, amp = true): string {
+/** ${v/pat/rep} and its forms. `utf8`: matches start and end between characters (and `?` matches one). */
+function replacePattern(v: string, pat: string, repPat: string, all: boolean, extglob: boolean, amp = true, utf8 = false): string {
   let anchor: 'start' | 'end' | undefined;
   if (pat.startsWith('#')) { anchor = 'start'; pat = pat.slice(1); }
   else if (pat.startsWith('%')) { anchor = 'end'; pat = pat.slice(1); }
   const rep = (m: string): string => repText(repPat, m, amp);
+  const at = utf8 ? charStarts(v) : undefined;
+  const n = at ? at.length - 1 : v.length;
+  const pos = (k: number): number => (at ? at[k]! : k);
   if (anchor === 'start') {
-    const re = patternRegex(pat, { extglob });
-    for (let j = v.length; j >= 0; j--) if (re.test(v.slice(0, j))) return rep(v.slice(0, j)) + v.slice(j);
+    const re = patternRegex(pat, { extglob, utf8 });
+    for (let k = n; k >= 0; k--) { const j = pos(k); if (re.test(v.slice(0, j))) return rep(v.slice(0, j)) + v.slice(j); }
     return v;
   }
   if (anchor === 'end') {
-    const re = patternRegex(pat, { extglob });
-    for (let i = 0; i <= v.length; i++) if (re.test(v.slice(i))) return v.slice(0, i) + rep(v.slice(i));
+    const re = patternRegex(pat, { extglob, utf8 });
+    for (let k = 0; k <= n; k++) { const i = pos(k); if (re.test(v.slice(i))) return v.slice(0, i) + rep(v.slice(i)); }
     return v;
   }
   if (pat === '') return v;
@@ -1328,6 +1349,21 @@ function replacePattern(v: string, pat: string, repPat: string, all: boolean, ex
     let out = '', from = 0;
     do { out += v.slice(from, k) + r; from = k + lit.length; k = v.indexOf(lit, from); } while (k >= 0);
     return out + v.slice(from);
+  }
+  if (at) {
+    // a match starts at a character: a sticky regex tried at each one (leftmost, greedy, as below)
+    const y = new RegExp(patternSource(pat, { extglob, utf8 }), 'y');
+    let out = '', last = 0;
+    for (let k = 0; k < n; k++) {
+      if (at[k]! < last) continue;
+      y.lastIndex = at[k]!;
+      const m = y.exec(v);
+      if (!m || m[0] === '') continue;
+      out += v.slice(last, at[k]) + rep(m[0]);
+      last = at[k]! + m[0].length;
+      if (!all) break;
+    }
+    return out + v.slice(last);
   }
   // leftmost match, greedy (JS) instead of trying every end position: O(n) per call
   const key = `${extglob ? 1 : 0}${pat}`;
@@ -1345,8 +1381,16 @@ function replacePattern(v: string, pat: string, repPat: string, all: boolean, ex
   });
 }
 
-function caseMod(v: string, op: number, pat: string): string {
-  const test = (c: string): boolean => pat === '' || matchPattern(pat, c, { extglob: true });
+/** ${v^pat} and the other case changes. `utf8`: per character, multibyte ones included. */
+function caseMod(v: string, op: number, pat: string, utf8 = false): string {
+  const test = (c: string): boolean => pat === '' || matchPattern(pat, c, { extglob: true, utf8 });
+  if (utf8) {
+    const up = op === Tok.caret || op === Tok.dblCaret;
+    const units = charUnits(v);
+    const last = op === Tok.caret || op === Tok.comma ? Math.min(1, units.length) : units.length;
+    for (let i = 0; i < last; i++) if (test(units[i]!)) units[i] = mapCharCase(units[i]!, up);
+    return units.join('');
+  }
   const up = (c: string): string => (test(c) ? c.toUpperCase() : c);
   const lo = (c: string): string => (test(c) ? c.toLowerCase() : c);
   const mapAscii = (s: string, f: (c: string) => string): string => s.replace(/[a-zA-Z]/g, f);

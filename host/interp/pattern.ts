@@ -3,8 +3,15 @@
 // character (quoted parts of words are escaped this way by the expander).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { UTF8_CHAR, charUnits } from './utf8-chars.ts';
 
-export interface PatOpts { extglob?: boolean; nocase?: boolean; /** `*`,`?` and `[...]` never match '/' */ pathname?: boolean }
+export interface PatOpts {
+  extglob?: boolean; nocase?: boolean;
+  /** `*`,`?` and `[...]` never match '/' */
+  pathname?: boolean;
+  /** UTF-8 locale: `?` and `[...]` match one character, multibyte ones included (utf8-chars.ts) */
+  utf8?: boolean;
+}
 
 const classMap: Record<string, string> = {
   alpha: 'a-zA-Z', digit: '0-9', alnum: 'a-zA-Z0-9', upper: 'A-Z', lower: 'a-z', space: ' \\t\\n\\r\\f\\v',
@@ -74,6 +81,7 @@ function splitAlts(s: string): string[] {
 /** Translates a shell pattern to a regex source (unanchored). */
 export function patternSource(p: string, o: PatOpts = {}): string {
   const any = o.pathname ? '[^/]' : '[\\s\\S]';
+  const one = o.utf8 ? (o.pathname ? `(?![/])${UTF8_CHAR}` : UTF8_CHAR) : any;
   let out = '';
   for (let i = 0; i < p.length; i++) {
     const c = p[i]!;
@@ -99,7 +107,7 @@ export function patternSource(p: string, o: PatOpts = {}): string {
       }
     }
     if (c === '*') { out += any + '*'; while (p[i + 1] === '*') i++; continue; }
-    if (c === '?') { out += any; continue; }
+    if (c === '?') { out += one; continue; }
     if (c === '[') {
       const end = bracketEnd(p, i);
       if (end < 0) { out += '\\['; continue; }
@@ -107,9 +115,14 @@ export function patternSource(p: string, o: PatOpts = {}): string {
       let neg = false;
       if (p[j] === '!' || p[j] === '^') { neg = true; j++; }
       let cls = '';
+      const multi: string[] = []; // multibyte characters (UTF-8 locale)
       let first = true;
       while (j < end - 1) {
         const d = p[j]!;
+        if (o.utf8 && d.charCodeAt(0) >= 0xc2) {
+          const u = charUnits(p.slice(j, end - 1))[0]!;
+          if (u.length > 1) { multi.push(reEsc(u)); j += u.length; first = false; continue; }
+        }
         if (d === ']' && !first) break;
         first = false;
         if (d === '[' && p[j + 1] === ':') {
@@ -135,7 +148,12 @@ export function patternSource(p: string, o: PatOpts = {}): string {
         cls += reEsc(ch);
         j++;
       }
-      if (o.pathname) out += neg ? `(?![/])[^${cls}]` : `(?![/])[${cls}]`;
+      if (o.utf8) {
+        // one character: a member (class or multibyte alternative), or for `[!…]` any character that is none
+        const members = [...(cls === '' ? [] : [`[${cls}]`]), ...multi];
+        const set = members.length ? `(?:${members.join('|')})` : '(?!)';
+        out += (o.pathname ? '(?![/])' : '') + (neg ? (members.length ? `(?!${set})${UTF8_CHAR}` : UTF8_CHAR) : set);
+      } else if (o.pathname) out += neg ? `(?![/])[^${cls}]` : `(?![/])[${cls}]`;
       else out += neg ? `[^${cls}]` : (cls === '' ? '(?!)' : `[${cls}]`);
       i = end - 1;
       continue;
@@ -147,7 +165,7 @@ export function patternSource(p: string, o: PatOpts = {}): string {
 
 const cache = new Map<string, RegExp>();
 export function patternRegex(p: string, o: PatOpts = {}, mode: 'full' | 'none' = 'full'): RegExp {
-  const key = `${mode}|${o.extglob ? 1 : 0}${o.nocase ? 1 : 0}${o.pathname ? 1 : 0}|${p}`;
+  const key = `${mode}|${o.extglob ? 1 : 0}${o.nocase ? 1 : 0}${o.pathname ? 1 : 0}${o.utf8 ? 1 : 0}|${p}`;
   let r = cache.get(key);
   if (!r) {
     const src = patternSource(p, o);

@@ -9,7 +9,8 @@ import {
   type ExtGlob, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
 } from './ast.ts';
 import { Arith, ArithError } from './arith.ts';
-import { Expander, isUtf8Locale, shellQuote } from './expand.ts';
+import { Expander, shellQuote } from './expand.ts';
+import { isUtf8LocaleName } from './utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { FdTable, OsFd, isSigPipe, makeFifoPath, makePipe, openFile, readAll, writeAll } from './io.ts';
 import { matchPattern } from './pattern.ts';
@@ -451,6 +452,14 @@ export class Shell {
     if (name === 'OPTIND') { this.optind = Number(val) || 1; this.optchar = 0; }
   }
 
+  /** The locale was UTF-8 when bash would have parsed the running line (for $'\u…'; see topLevel). */
+  parseUtf8 = false;
+
+  /** Whether the shell's character type locale (LC_ALL, else LC_CTYPE, else LANG) is UTF-8: bash follows assignments at once. */
+  utf8Locale(): boolean {
+    return isUtf8LocaleName(this.getVar('LC_ALL') || this.getVar('LC_CTYPE') || this.getVar('LANG') || '');
+  }
+
   lastArg = '';
   /** bash's $RANDOM generator state (undefined: not seeded yet; a subshell reseeds). */
   rseed: number | undefined;
@@ -631,6 +640,7 @@ export class Shell {
 
   declareLine(name: string): string {
     const v = this.getVarRaw(name);
+    const dq = (x: string): string => dquote(x, this.utf8Locale());
     if (!v && this.isStackVar(name)) {
       const a = this.callStack(name)!;
       return a.length || name !== 'FUNCNAME' ? `declare -a ${name}=(${a.map((x, i) => `[${i}]=${dq(x)}`).join(' ')})` : `declare -a ${name}`;
@@ -728,7 +738,7 @@ export class Shell {
     s.curCmd = this.curCmd;
     s.lastBgPid = this.lastBgPid; s.funcDepth = this.funcDepth; s.loopDepth = 0; s.subshell = this.subshell + 1;
     s.bashpid = virtualPid(); s.jobKill = this.jobKill; s.dirStack = this.dirStack.slice(); s.source = this.source; s.curPos = this.curPos;
-    s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.funcLines = this.funcLines.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.seconds = this.seconds; s.lostSpecial = this.lostSpecial && new Set(this.lostSpecial); s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
+    s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.funcLines = this.funcLines.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.parseUtf8 = this.parseUtf8; s.seconds = this.seconds; s.lostSpecial = this.lostSpecial && new Set(this.lostSpecial); s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
     s.lastArg = this.lastArg;
     s.noErrexit = this.noErrexit; s.cMode = this.cMode; s.traceLevel = this.traceLevel; s.quietSignals = this.quietSignals;
     s.fds = this.fds.clone();
@@ -832,6 +842,8 @@ export class Shell {
       before?.(s);
       // once aliases exist, the rest is read line by line with aliases expanded on the text
       if (this.aliases.size && this.shopt.has('expand_aliases') && this.startsLine(s.Position)) return this.runAliased(s.Position, st, deferred, scriptFile);
+      // bash decodes $'\u…' when it parses a line, in the locale of that moment
+      if (i === 0 || !this.sameLine(list[i - 1]!, s)) this.parseUtf8 = this.utf8Locale();
       if (deferred && !this.shopt.has('extglob') && (i === 0 || !this.sameLine(list[i - 1]!, s))) {
         // bash reads a line's commands before running them, and without extglob `@(` is a syntax error
         const group = [s];
@@ -1452,7 +1464,7 @@ export class Shell {
       if (!match) {
         for (const p of it.Patterns) {
           const pat = await this.ex.pattern(p);
-          if (matchPattern(pat, w, { extglob: true, nocase: this.shopt.has('nocasematch') })) { match = true; break; }
+          if (matchPattern(pat, w, { extglob: true, nocase: this.shopt.has('nocasematch'), utf8: this.ex.utf8(w) })) { match = true; break; }
         }
       }
       if (!match) continue;
@@ -2279,15 +2291,16 @@ function errexitApplies(c: Command): boolean {
   }
 }
 
-export function dq(s: string): string {
+/** A value as bash's declare -p shows it; `utf8`: bytes of multibyte characters are printable. */
+export function dquote(s: string, utf8: boolean): string {
   // like bash's declare -p: $'…' when the value has characters not printable in the locale
-  if (/[\x00-\x1f\x7f]/.test(s) || (!isUtf8Locale() && /[\x80-\xff]/.test(s))) {
+  if (/[\x00-\x1f\x7f]/.test(s) || (!utf8 && /[\x80-\xff]/.test(s))) {
     let o = "$'";
     for (const c of s) {
       const code = c.charCodeAt(0);
       const e = ansicEsc[c];
       if (e) o += e;
-      else if (code < 32 || code === 127 || (code >= 128 && !isUtf8Locale())) o += '\\' + code.toString(8).padStart(3, '0');
+      else if (code < 32 || code === 127 || (code >= 128 && !utf8)) o += '\\' + code.toString(8).padStart(3, '0');
       else o += c;
     }
     return o + "'";

@@ -121,7 +121,7 @@ async function ev(sh: Shell, e: TestExpr): Promise<boolean> {
       const x = await sh.ex.literal(e.X as Word);
       if (e.Op === Tok.equal || e.Op === Tok.assgn || e.Op === Tok.nequal) {
         const pat = await sh.ex.pattern(e.Y as Word);
-        const m = matchPattern(pat, x, { extglob: true, nocase: sh.shopt.has('nocasematch') });
+        const m = matchPattern(pat, x, { extglob: true, nocase: sh.shopt.has('nocasematch'), utf8: sh.ex.utf8(x) });
         return e.Op !== Tok.nequal ? m : !m;
       }
       if (e.Op === Tok.tsReMatch) {

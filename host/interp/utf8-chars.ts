@@ -1,0 +1,59 @@
+// Characters in a UTF-8 locale. The interpreter's strings are bytes (one JS char per byte,
+// latin1); in a UTF-8 locale bash counts, slices, case-maps and matches `?` by characters: a
+// valid UTF-8 sequence is one character, any other byte is a character of its own (like mbrlen's
+// "invalid" result, which bash also counts as one).
+
+/** Whether `s` has a byte that can start or continue a multibyte character. */
+export function hasHighBytes(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return true;
+  return false;
+}
+
+/** Length in bytes of the character starting at `i`. */
+function unitLength(s: string, i: number): number {
+  const b = s.charCodeAt(i);
+  const n = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 1;
+  if (n === 1 || i + n > s.length) return 1;
+  for (let k = 1; k < n; k++) { const c = s.charCodeAt(i + k); if (c < 0x80 || c > 0xbf) return 1; }
+  // overlong or out-of-range sequences are not characters
+  const b1 = s.charCodeAt(i + 1);
+  if ((b === 0xe0 && b1 < 0xa0) || (b === 0xed && b1 > 0x9f) || (b === 0xf0 && b1 < 0x90) || (b === 0xf4 && b1 > 0x8f)) return 1;
+  return n;
+}
+
+/** The characters of `s`, each as its bytes. */
+export function charUnits(s: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < s.length;) { const n = unitLength(s, i); out.push(s.slice(i, i + n)); i += n; }
+  return out;
+}
+
+export function charLength(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; n++) i += unitLength(s, i);
+  return n;
+}
+
+/** Upper- or lower-cases one character given as bytes (unchanged when the result is not one character). */
+export function mapCharCase(unit: string, upper: boolean): string {
+  if (unit.length === 1) return upper ? unit.toUpperCase() : unit.toLowerCase();
+  const ch = Buffer.from(unit, 'latin1').toString('utf8');
+  const m = upper ? ch.toUpperCase() : ch.toLowerCase();
+  return [...m].length === 1 ? Buffer.from(m, 'utf8').toString('latin1') : unit;
+}
+
+/** Regex source (over bytes) for one character, as `?` matches it. */
+export const UTF8_CHAR = '(?:[\\xc2-\\xdf][\\x80-\\xbf]|\\xe0[\\xa0-\\xbf][\\x80-\\xbf]|[\\xe1-\\xec\\xee\\xef][\\x80-\\xbf]{2}|\\xed[\\x80-\\x9f][\\x80-\\xbf]|\\xf0[\\x90-\\xbf][\\x80-\\xbf]{2}|[\\xf1-\\xf3][\\x80-\\xbf]{3}|\\xf4[\\x80-\\x8f][\\x80-\\xbf]{2}|[\\s\\S])';
+
+/** Whether a locale name (LC_ALL, LC_CTYPE or LANG value) is a UTF-8 one. */
+export function isUtf8LocaleName(name: string): boolean {
+  return /utf-?8/i.test(name);
+}
+
+/** Offsets where the characters of `s` start, and `s.length`. */
+export function charStarts(s: string): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i += unitLength(s, i)) out.push(i);
+  out.push(s.length);
+  return out;
+}
