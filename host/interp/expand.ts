@@ -395,7 +395,7 @@ export class Expander {
         const m = glob(f.pat, {
           cwd: this.sh.cwd, dotglob: this.sh.shopt.has('dotglob') || !!ignore?.length, extglob: this.sh.shopt.has('extglob'),
           nocase: this.sh.shopt.has('nocaseglob'), globstar: this.sh.shopt.has('globstar'),
-          noskipdots: !this.sh.shopt.has('globskipdots'), ignore,
+          noskipdots: !this.sh.shopt.has('globskipdots'), ignore, utf8: this.sh.utf8Locale(),
         });
         if (m.length) { out.push(...m); continue; }
         if (this.sh.shopt.has('nullglob')) continue;

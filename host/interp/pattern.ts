@@ -207,6 +207,8 @@ export function splitIgnore(s: string): string[] {
 
 export interface GlobOpts {
   dotglob?: boolean; extglob?: boolean; nocase?: boolean; globstar?: boolean; cwd: string;
+  /** UTF-8 locale: `?` and `[…]` match a whole character of a name */
+  utf8?: boolean;
   /** `shopt -u globskipdots`: a pattern starting with '.' also matches '.' and '..' */
   noskipdots?: boolean;
   /** GLOBIGNORE patterns (matched against whole results, `*` not matching '/'); '.' and '..' are then never returned */
@@ -278,7 +280,7 @@ export function glob(pat: string, o: GlobOpts): string[] {
       bases = next;
       continue;
     }
-    const re = patternRegex(comp, { extglob: o.extglob, nocase: o.nocase, pathname: true });
+    const re = patternRegex(comp, { extglob: o.extglob, nocase: o.nocase, pathname: true, utf8: o.utf8 });
     const litDot = comp.startsWith('.') || comp.startsWith('\\.');
     const dotOk = o.dotglob || litDot;
     for (const b of bases) {

@@ -42,8 +42,14 @@ export function mapCharCase(unit: string, upper: boolean): string {
   return [...m].length === 1 ? Buffer.from(m, 'utf8').toString('latin1') : unit;
 }
 
-/** Regex source (over bytes) for one character, as `?` matches it. */
-export const UTF8_CHAR = '(?:[\\xc2-\\xdf][\\x80-\\xbf]|\\xe0[\\xa0-\\xbf][\\x80-\\xbf]|[\\xe1-\\xec\\xee\\xef][\\x80-\\xbf]{2}|\\xed[\\x80-\\x9f][\\x80-\\xbf]|\\xf0[\\x90-\\xbf][\\x80-\\xbf]{2}|[\\xf1-\\xf3][\\x80-\\xbf]{3}|\\xf4[\\x80-\\x8f][\\x80-\\xbf]{2}|[\\s\\S])';
+/** Regex source (over bytes) for a valid multibyte UTF-8 sequence. */
+const MULTIBYTE = '[\\xc2-\\xdf][\\x80-\\xbf]|\\xe0[\\xa0-\\xbf][\\x80-\\xbf]|[\\xe1-\\xec\\xee\\xef][\\x80-\\xbf]{2}|\\xed[\\x80-\\x9f][\\x80-\\xbf]|\\xf0[\\x90-\\xbf][\\x80-\\xbf]{2}|[\\xf1-\\xf3][\\x80-\\xbf]{3}|\\xf4[\\x80-\\x8f][\\x80-\\xbf]{2}';
+
+/**
+ * Regex source (over bytes) for one character, as `?` matches it: a multibyte sequence, or a
+ * single byte that does not start one (so backtracking can never split a character in two).
+ */
+export const UTF8_CHAR = `(?:${MULTIBYTE}|(?!${MULTIBYTE})[\\s\\S])`;
 
 /** Whether a locale name (LC_ALL, LC_CTYPE or LANG value) is a UTF-8 one. */
 export function isUtf8LocaleName(name: string): boolean {

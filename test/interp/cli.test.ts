@@ -77,7 +77,8 @@ describe('interp CLI', function () {
       expect(r.stdout).to.contain('s.sh s.sh s.sh|2 3 0|f g main\n');
     } finally { fs.rmSync(dir, { recursive: true, force: true }); }
   });
-  it('takes bash\'s invocation options like bash does (-O/+O, -i, -l, -s, -, SHELLOPTS from the environment)', () => {
+  it('takes bash\'s invocation options like bash does (-O/+O, -i, -l, -s, -, SHELLOPTS from the environment)', function () {
+    this.timeout(90000); // ~40 interpreter and bash processes: slow on a loaded machine
     const cases: [string[], string][] = [
       [['-O', 'nullglob', '-c', 'echo a *.none b; shopt -p nullglob'], ''],
       [['+O', 'globskipdots', '-c', 'shopt -p globskipdots'], ''],
