@@ -136,6 +136,7 @@ let fifoDir: string | undefined;
 let fifoNames: string[] = [];
 let fifoSeq = 0;
 let refills = 0;
+let claims = 0;
 let mkfifoBin: string | undefined;
 
 function findMkfifo(): string {
@@ -149,7 +150,9 @@ function refill(): void {
     fifoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hpatch-interp-'));
     process.once('exit', releaseFifos);
   }
-  const got = claimPooled(fifoDir, 32);
+  // few at first (most scripts need one or two: closed FIFOs are reused), more as pipes keep coming;
+  // each costs two system calls now and one at exit
+  const got = claimPooled(fifoDir, CLAIM_BATCHES[Math.min(claims++, CLAIM_BATCHES.length - 1)]!);
   if (got.length) { fifoNames = got; return; }
   // batches grow (32, 64, 128, 256): pipe-heavy scripts spawn mkfifo only a few times; the
   // first spawn also stocks the shared pool for later processes
@@ -172,6 +175,7 @@ function refill(): void {
 // instead of spawning mkfifo (forking this large process costs 10-20 ms), and gives back the
 // ones it did not use when it exits.
 const POOL_MAX = 256;
+const CLAIM_BATCHES = [2, 8, 32];
 let poolPath: string | undefined | null = null;
 
 function poolDir(): string | undefined {
@@ -197,8 +201,8 @@ function claimPooled(dir: string, want: number): string[] {
   const got: string[] = [];
   for (const e of entries) {
     if (got.length >= want) break;
-    const dst = path.join(dir, `p${fifoSeq++}`);
-    try { fs.renameSync(path.join(pool, e), dst); } catch { continue; } // taken by another process
+    const dst = `${dir}/p${fifoSeq++}`;
+    try { fs.renameSync(`${pool}/${e}`, dst); } catch { continue; } // taken by another process
     try { if (fs.lstatSync(dst).isFIFO()) { got.push(dst); continue; } } catch { /* */ }
     try { fs.rmSync(dst, { recursive: true, force: true }); } catch { /* */ }
   }
