@@ -2,6 +2,7 @@
 // latin1); in a UTF-8 locale bash counts, slices, case-maps and matches `?` by characters: a
 // valid UTF-8 sequence is one character, any other byte is a character of its own (like mbrlen's
 // "invalid" result, which bash also counts as one).
+import * as fs from 'node:fs';
 
 /** Whether `s` has a byte that can start or continue a multibyte character. */
 export function hasHighBytes(s: string): boolean {
@@ -51,9 +52,34 @@ const MULTIBYTE = '[\\xc2-\\xdf][\\x80-\\xbf]|\\xe0[\\xa0-\\xbf][\\x80-\\xbf]|[\
  */
 export const UTF8_CHAR = `(?:${MULTIBYTE}|(?!${MULTIBYTE})[\\s\\S])`;
 
-/** Whether a locale name (LC_ALL, LC_CTYPE or LANG value) is a UTF-8 one. */
+/**
+ * Whether a locale name (an LC_ALL, LC_CTYPE or LANG value) selects a UTF-8 locale: a UTF-8
+ * codeset, and a locale that exists (else setlocale fails and bash stays in C). glibc has C.UTF-8
+ * built in and matches codesets loosely (`UTF-8`, `utf8`, `UTF8`…); other locales are directories
+ * under /usr/lib/locale, or entries of its locale-archive (not read: a name is assumed to be there
+ * when the archive exists).
+ */
 export function isUtf8LocaleName(name: string): boolean {
-  return /utf-?8/i.test(name);
+  let r = localeCache.get(name);
+  if (r === undefined) {
+    r = utf8LocaleExists(name);
+    if (localeCache.size > 64) localeCache.clear();
+    localeCache.set(name, r);
+  }
+  return r;
+}
+
+const localeCache = new Map<string, boolean>();
+
+function utf8LocaleExists(name: string): boolean {
+  const m = /^([^.@/]+)\.([^@/]+)(@[^/]*)?$/.exec(name);
+  if (!m || m[2]!.toLowerCase().replace(/[^a-z0-9]/g, '') !== 'utf8') return false;
+  if (m[1] === 'C') return true;
+  const mod = m[3] ?? '';
+  for (const dir of [`${m[1]}.${m[2]}${mod}`, `${m[1]}.utf8${mod}`]) {
+    if (fs.existsSync(`/usr/lib/locale/${dir}/LC_CTYPE`)) return true;
+  }
+  return fs.existsSync('/usr/lib/locale/locale-archive');
 }
 
 /** Offsets where the characters of `s` start, and `s.length`. */
