@@ -75,7 +75,7 @@ def(['echo'], async (sh, args) => {
     const c = s.indexOf('\\c');
     let stop = false;
     if (c >= 0) { s = s.slice(0, c); stop = true; }
-    s = echoEscapes(s, false, sh.utf8Locale());
+    s = echoEscapes(s, false, sh.utf8Escapes());
     if (stop) nl = false;
   }
   await out(sh, nl ? s + '\n' : s);
@@ -394,7 +394,7 @@ def(['printf'], async (sh, args) => {
   const fmt = args[i];
   if (fmt === undefined) { await sh.writeFd(2, 'printf: usage: printf [-v var] format [arguments]\n'); return 2; }
   const errs: string[] = [];
-  const r = formatPrintf(fmt, args.slice(i + 1), errs, sh.getVar('TZ'), sh.startTime, sh.utf8Locale());
+  const r = formatPrintf(fmt, args.slice(i + 1), errs, sh.getVar('TZ'), sh.startTime, sh.utf8Escapes());
   if (varName) {
     if (/\[/.test(varName)) { const m = /^(.*?)\[(.*)\]$/.exec(varName)!; sh.setElem(m[1]!, await sh.refSubscriptAsync(m[1]!, m[2]!), r.out); }
     else sh.setVar(varName, r.out);

@@ -1184,7 +1184,7 @@ export class Expander {
   private transform(v: string, op: string, name: string, isSet: boolean): string {
     switch (op) {
       case 'Q': return isSet ? shellQuote(v) : '';
-      case 'E': return ansiC(v, this.sh.utf8Locale());
+      case 'E': return ansiC(v, this.sh.utf8Escapes());
       case 'P': return this.promptEscapes(v);
       case 'U': return v.toUpperCase();
       case 'u': return v.charAt(0).toUpperCase() + v.slice(1);

@@ -10,7 +10,7 @@ import {
 } from './ast.ts';
 import { Arith, ArithError } from './arith.ts';
 import { Expander, shellQuote } from './expand.ts';
-import { isUtf8LocaleName } from './utf8-chars.ts';
+import { hasUtf8Codeset, isUtf8LocaleName } from './utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { FdTable, OsFd, isSigPipe, makeFifoPath, makePipe, openFile, readAll, writeAll } from './io.ts';
 import { matchPattern } from './pattern.ts';
@@ -455,9 +455,22 @@ export class Shell {
   /** The locale was UTF-8 when bash would have parsed the running line (for $'\u…'; see topLevel). */
   parseUtf8 = false;
 
-  /** Whether the shell's character type locale (LC_ALL, else LC_CTYPE, else LANG) is UTF-8: bash follows assignments at once. */
+  /**
+   * Whether the shell's character type locale (LC_ALL, else LC_CTYPE, else LANG) is UTF-8 and
+   * exists: characters are counted, cut and matched by it. Read when used: bash follows
+   * assignments at once.
+   */
   utf8Locale(): boolean {
-    return isUtf8LocaleName(this.getVar('LC_ALL') || this.getVar('LC_CTYPE') || this.getVar('LANG') || '');
+    return isUtf8LocaleName(this.ctypeName());
+  }
+
+  /** Whether that locale's name has a UTF-8 codeset, installed or not: `\u` escapes go by it, like bash's. */
+  utf8Escapes(): boolean {
+    return hasUtf8Codeset(this.ctypeName());
+  }
+
+  private ctypeName(): string {
+    return this.getVar('LC_ALL') || this.getVar('LC_CTYPE') || this.getVar('LANG') || '';
   }
 
   lastArg = '';
@@ -843,7 +856,7 @@ export class Shell {
       // once aliases exist, the rest is read line by line with aliases expanded on the text
       if (this.aliases.size && this.shopt.has('expand_aliases') && this.startsLine(s.Position)) return this.runAliased(s.Position, st, deferred, scriptFile);
       // bash decodes $'\u…' when it parses a line, in the locale of that moment
-      if (i === 0 || !this.sameLine(list[i - 1]!, s)) this.parseUtf8 = this.utf8Locale();
+      if (i === 0 || !this.sameLine(list[i - 1]!, s)) this.parseUtf8 = this.utf8Escapes();
       if (deferred && !this.shopt.has('extglob') && (i === 0 || !this.sameLine(list[i - 1]!, s))) {
         // bash reads a line's commands before running them, and without extglob `@(` is a syntax error
         const group = [s];

@@ -53,6 +53,14 @@ const MULTIBYTE = '[\\xc2-\\xdf][\\x80-\\xbf]|\\xe0[\\xa0-\\xbf][\\x80-\\xbf]|[\
 export const UTF8_CHAR = `(?:${MULTIBYTE}|(?!${MULTIBYTE})[\\s\\S])`;
 
 /**
+ * Whether a locale name has a UTF-8 codeset, installed or not: what bash decides `\u` escapes by
+ * (its locale_utf8locale comes from the variable's value, not from setlocale's result).
+ */
+export function hasUtf8Codeset(name: string): boolean {
+  return /\.utf-?8(@|$)/i.test(name);
+}
+
+/**
  * Whether a locale name (an LC_ALL, LC_CTYPE or LANG value) selects a UTF-8 locale: a UTF-8
  * codeset, and a locale that exists (else setlocale fails and bash stays in C). glibc has C.UTF-8
  * built in and matches codesets loosely (`UTF-8`, `utf8`, `UTF8`…); other locales are directories
