@@ -226,6 +226,17 @@ function releaseFifos(): void {
   }
 }
 
+/**
+ * Forgets every FIFO and inherited fd this process used (FIFOs go back to the pool, the private
+ * directory is removed): for the startup snapshot, which runs a warm-up script while it is built
+ * and must not carry its pipes, fds or exit handler into every later process.
+ */
+export function resetPipesForSnapshot(): void {
+  if (fifoDir) { releaseFifos(); process.removeListener('exit', releaseFifos); }
+  fifoDir = undefined; fifoNames = []; refills = 0; claims = 0; mkfifoBin = undefined; poolPath = null;
+  usedFifos.clear(); idleFifos.length = 0; stdCache.clear();
+}
+
 export interface Pipe { r: OsFd; w: OsFd }
 
 /** A named FIFO that stays on disk (for process substitution); the caller unlinks it. */

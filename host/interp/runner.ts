@@ -2147,7 +2147,7 @@ function loopTick(): Promise<void> | undefined {
   if (++loopTicks < 128) return undefined;
   loopTicks = 0;
   const now = performance.now();
-  if (now - lastYield < 10) return undefined;
+  if (now - lastYield < 10 && now >= lastYield) return undefined;
   lastYield = now;
   return new Promise((r) => setImmediate(r));
 }

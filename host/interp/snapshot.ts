@@ -2,12 +2,29 @@
 // mvdan-sh is loaded and warmed up at build time; the deserialized main runs the CLI.
 // Nothing here may capture per-process state (env, cwd, pid, fds) at build time: it would be
 // frozen into the blob.
+import * as fs from 'node:fs';
 import * as v8 from 'node:v8';
-import { runInterpCli } from './cli.ts';
+import { runInterpCli, runScript } from './cli.ts';
 import { parse } from './parser.ts';
+import { resetPipesForSnapshot } from './io.ts';
 
 parse('echo warm | cat; x=$((1+2)); [[ a == b ]]', false);
 parse('echo warm', true);
+
+// A script through the interpreter, so the functions most scripts run (substitutions, pipes
+// between builtins, loops, expansions) are compiled into the blob: a function that ran while the
+// blob was built keeps its bytecode. No external command, no environment; its pipes and fds are
+// forgotten before the blob is written.
+const WARM_UP = `f() { local a=$1; case $a in a*) printf '%s\\n' "\${a#a}" ;; *) echo "$a" ;; esac; }
+x=$(f abc); y=$(echo "$x" | { read -r l; echo "$l"; })
+for i in 1 2 3; do f "b$i"; [[ $i == 2 ]] && z=\${x//c/C}; (( i > 1 )) || w=\${#y}; done
+n=0; while [ $n -lt 3 ]; do n=$((n + 1)); done
+echo "$x $y $z $w $n" | while read -r a b; do :; done
+`;
+const nul = fs.openSync('/dev/null', 'r+');
+void runScript(Buffer.from(WARM_UP), { fds: { 0: nul, 1: nul, 2: nul }, env: {}, cwd: '/' }).finally(() => fs.closeSync(nul));
+v8.startupSnapshot.addSerializeCallback(() => resetPipesForSnapshot());
+
 v8.startupSnapshot.setDeserializeMainFunction(() => {
   // bin/hpatch-router sets GLIBC_TUNABLES (huge pages for the blob's buffers) only when the caller
   // had none, and says so with HPATCH_INTERP_TUNABLES: neither reaches the script or its children.
