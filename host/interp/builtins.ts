@@ -1009,8 +1009,11 @@ export async function readLine(sh: Shell, n: number, delim: string, max = -1, ra
   }
   let text = '';
   let count = 0;
+  // -n/-N count characters: in a UTF-8 locale the bytes that continue a multibyte one are not counted
+  const utf8 = max >= 0 && sh.utf8Locale();
+  let cont = 0;
   for (;;) {
-    if (max >= 0 && count >= max) return { text, eof: false };
+    if (max >= 0 && count >= max && cont === 0) return { text, eof: false };
     let byte = readByteSync(f);
     if (byte === AGAIN) {
       const r = await readSome(f, 1, deadline);
@@ -1019,6 +1022,13 @@ export async function readLine(sh: Shell, n: number, delim: string, max = -1, ra
     }
     const b = byte === null ? null : [byte];
     if (!b) return text === '' ? null : { text, eof: true };
+    if (cont > 0) {
+      // (a byte that does not continue the character still ends it, as in bash)
+      cont = b[0]! >= 0x80 && b[0]! <= 0xbf ? cont - 1 : 0;
+      text += String.fromCharCode(b[0]!);
+      continue;
+    }
+    if (utf8) cont = continuationBytes(b[0]!);
     const c = String.fromCharCode(b[0]!);
     if (skipNul && c === '\0' && delim !== '\0') continue; // `read` drops NUL bytes (not counted by -n)
     if (!raw && c === '\\') {
@@ -1030,6 +1040,7 @@ export async function readLine(sh: Shell, n: number, delim: string, max = -1, ra
       if (c2 === '\n') continue;
       text += '\\' + c2;
       count++;
+      if (utf8) cont = continuationBytes(b2[0]!);
       continue;
     }
     if (c === delim && max < 0) return { text, eof: false };
@@ -1037,6 +1048,11 @@ export async function readLine(sh: Shell, n: number, delim: string, max = -1, ra
     text += c;
     count++;
   }
+}
+
+/** How many bytes follow a UTF-8 lead byte (0: not a lead byte). */
+function continuationBytes(b: number): number {
+  return b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : 0;
 }
 
 /**
