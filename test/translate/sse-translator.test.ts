@@ -142,8 +142,10 @@ describe('SSE response translation', () => {
 
   it('translates deterministically: a retried stream yields the same carrier and one ledger entry', async () => {
     const ctx = contextFor('a-default-gpt55-001', registry);
-    const a = await translate(buildSse(items), ctx, ledger);
-    const b = await translate(buildSse(items), ctx, ledger, new Metrics(), 3);
+    // the same upstream bytes twice (two buildSse calls would differ in created_at across a second boundary)
+    const stream = buildSse(items);
+    const a = await translate(stream, ctx, ledger);
+    const b = await translate(stream, ctx, ledger, new Metrics(), 3);
     expect(a).to.equal(b);
     expect((await ledger.thread(THREAD)).entries('call_1')).to.have.length(1);
   });
