@@ -17,6 +17,7 @@ import { PSEUDO_SIGS, SIGNAMES, keyNumber, sigDescription, sigKey, sigNumber, si
 import { HELP_LIST, HELP_TOPICS, HELP_VERSION } from './help-text.ts';
 import { hasMeta, matchPattern } from './pattern.ts';
 import { endsProcess, isVirtualPid } from './virtual-pids.ts';
+import { sequenceLength } from './utf8-chars.ts';
 
 export type Builtin = (sh: Shell, args: string[]) => Promise<number>;
 export const builtins = new Map<string, Builtin>();
@@ -1028,7 +1029,7 @@ export async function readLine(sh: Shell, n: number, delim: string, max = -1, ra
       text += String.fromCharCode(b[0]!);
       continue;
     }
-    if (utf8) cont = continuationBytes(b[0]!);
+    if (utf8) cont = sequenceLength(b[0]!) - 1;
     const c = String.fromCharCode(b[0]!);
     if (skipNul && c === '\0' && delim !== '\0') continue; // `read` drops NUL bytes (not counted by -n)
     if (!raw && c === '\\') {
@@ -1040,7 +1041,7 @@ export async function readLine(sh: Shell, n: number, delim: string, max = -1, ra
       if (c2 === '\n') continue;
       text += '\\' + c2;
       count++;
-      if (utf8) cont = continuationBytes(b2[0]!);
+      if (utf8) cont = sequenceLength(b2[0]!) - 1;
       continue;
     }
     if (c === delim && max < 0) return { text, eof: false };
@@ -1048,11 +1049,6 @@ export async function readLine(sh: Shell, n: number, delim: string, max = -1, ra
     text += c;
     count++;
   }
-}
-
-/** How many bytes follow a UTF-8 lead byte (0: not a lead byte). */
-function continuationBytes(b: number): number {
-  return b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : 0;
 }
 
 /**

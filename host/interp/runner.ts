@@ -653,7 +653,8 @@ export class Shell {
 
   declareLine(name: string): string {
     const v = this.getVarRaw(name);
-    const dq = (x: string): string => dquote(x, this.utf8Locale());
+    const utf8 = this.utf8Locale();
+    const dq = (x: string): string => dquote(x, utf8);
     if (!v && this.isStackVar(name)) {
       const a = this.callStack(name)!;
       return a.length || name !== 'FUNCNAME' ? `declare -a ${name}=(${a.map((x, i) => `[${i}]=${dq(x)}`).join(' ')})` : `declare -a ${name}`;
@@ -1020,23 +1021,15 @@ export class Shell {
     const c = st.Cmd;
     if (!c || st.Redirs.length !== 0 || st.Negated || st.Background) return undefined;
     if (this.pendingSigs.length > 0 || this.traps.has('DEBUG') || this.opts.xtrace || this.cancelStatus.value !== 0 || this.jobKill.sig !== 0) return undefined;
+    const k = c.type === 'CallExpr' || c.type === 'ArithmCmd' ? c : undefined;
+    if (!k || (k.type === 'CallExpr' ? !this.assignsOnlySync(k) : !k.X || !this.arith.canSync(k.X) || (this.noErrexit === 0 && (this.opts.errexit || this.traps.has('ERR'))))) return undefined;
+    this.curPos = st.Position;
+    if (this.trapDepth === 0) this.curCmd = [this.source.src, st];
     let status: number;
-    if (c.type === 'CallExpr') {
-      if (c.Args.length !== 0) return undefined;
-      const as = c.Assigns;
-      for (let i = 0; i < as.length; i++) if (!this.canAssignSync(as[i]!)) return undefined;
-      this.curPos = st.Position;
-      if (this.trapDepth === 0) this.curCmd = [this.source.src, st];
-      // (no command substitution here, so the status is 0: no ERR trap, no errexit)
-      try { status = this.assignOnlySync(c, true)!; } catch (e) { this.replayError = { e }; return undefined; }
-    } else if (c.type === 'ArithmCmd') {
-      if (!c.X || !this.arith.canSync(c.X) || (this.noErrexit === 0 && (this.opts.errexit || this.traps.has('ERR')))) return undefined;
-      this.curPos = st.Position;
-      if (this.trapDepth === 0) this.curCmd = [this.source.src, st];
-      try { status = this.arithSync(c.X, c.Left + 2, c.Right) !== 0n ? 0 : 1; } catch (e) { this.replayError = { e: arithCmdError(e) }; return undefined; }
-    } else {
-      return undefined;
-    }
+    try {
+      // (assignments without command substitution have status 0: no ERR trap, no errexit)
+      status = k.type === 'CallExpr' ? this.assignOnlySync(k, true)! : this.arithSync(k.X!, k.Left + 2, k.Right) !== 0n ? 0 : 1;
+    } catch (e) { this.replayError = { e: k.type === 'ArithmCmd' ? arithCmdError(e) : e }; return undefined; }
     this.setPipestatus(status);
     this.status = status;
     return status;
@@ -1813,13 +1806,20 @@ export class Shell {
 
   /** call() for a command of assignments only, when all expand synchronously (no xtrace); undefined otherwise. */
   private assignOnlySync(c: CallExpr, checked = false): number | undefined {
-    if (c.Args.length !== 0 || this.opts.xtrace) return undefined;
+    if (this.opts.xtrace || (!checked && !this.assignsOnlySync(c))) return undefined;
     const as = c.Assigns;
-    if (!checked) for (let i = 0; i < as.length; i++) if (!this.canAssignSync(as[i]!)) return undefined;
     this.lastSubstStatus = undefined;
     this.lastArg = '';
     for (let i = 0; i < as.length; i++) this.assignValueSync(as[i]!, true);
     return this.lastSubstStatus ?? 0;
+  }
+
+  /** Whether `c` is assignments only, each of which expands synchronously. */
+  private assignsOnlySync(c: CallExpr): boolean {
+    if (c.Args.length !== 0) return false;
+    const as = c.Assigns;
+    for (let i = 0; i < as.length; i++) if (!this.canAssignSync(as[i]!)) return false;
+    return true;
   }
 
   private canAssignSync(a: Assign): boolean {

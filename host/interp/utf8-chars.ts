@@ -11,9 +11,14 @@ export function hasHighBytes(s: string): boolean {
 }
 
 /** Length in bytes of the character starting at `i`. */
+/** Length in bytes of the sequence a byte starts when it is a UTF-8 lead byte; 1 otherwise. */
+export function sequenceLength(b: number): number {
+  return b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 1;
+}
+
 function unitLength(s: string, i: number): number {
   const b = s.charCodeAt(i);
-  const n = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 1;
+  const n = sequenceLength(b);
   if (n === 1 || i + n > s.length) return 1;
   for (let k = 1; k < n; k++) { const c = s.charCodeAt(i + k); if (c < 0x80 || c > 0xbf) return 1; }
   // overlong or out-of-range sequences are not characters
