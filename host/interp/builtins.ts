@@ -16,7 +16,7 @@ import { getPrivateCommand } from './registry.ts';
 import { PSEUDO_SIGS, SIGNAMES, keyNumber, sigDescription, sigKey, sigNumber, signalTable } from './signals.ts';
 import { HELP_LIST, HELP_TOPICS, HELP_VERSION } from './help-text.ts';
 import { hasMeta, matchPattern } from './pattern.ts';
-import { endsProcess, isVirtualPid } from './virtual-pids.ts';
+import { isVirtualPid } from './virtual-pids.ts';
 import { sequenceLength } from './utf8-chars.ts';
 
 export type Builtin = (sh: Shell, args: string[]) => Promise<number>;
@@ -2020,9 +2020,7 @@ def(['kill'], async (sh, args) => {
     if (isVirtualPid(Math.abs(pid))) {
       // an in-process job or subshell: never a process.kill (no real process has this pid)
       if (pid === sh.bashpid && sh.subshell > 0) {
-        const trap = sh.traps.get(sigKey(sig));
-        if (trap !== undefined) { if (trap !== '') sh.pendingSigs.push(sigKey(sig)); continue; }
-        if (!endsProcess(sig)) continue;
+        if (!sh.signalEnds(sig)) continue;
         const name = `SIG${SIGNAMES[sig]}`;
         if (reportsSignal(sh, name)) await reportSignal(sh, name, pid, 'kill');
         throw new ExitSignal(128 + sig);

@@ -1239,9 +1239,7 @@ export class Shell {
       job.kill = (sig) => {
         if (job.status !== undefined) return false;
         if (external && spawnedPid) { try { process.kill(spawnedPid, sig); } catch { /* gone */ } return true; }
-        const trap = sub.traps.get(sigKey(sig));
-        if (trap !== undefined) { if (trap !== '') sub.pendingSigs.push(sigKey(sig)); return true; }
-        if (!endsProcess(sig)) return true;
+        if (!sub.signalEnds(sig)) return true;
         sub.jobKill.sig = sig;
         sub.killedBy = sig;
         killed(128 + sig);
@@ -1253,6 +1251,16 @@ export class Shell {
     job.cmd = this.source.src.slice(st.Position, st.Semicolon).trimEnd();
     this.jobs.push(job);
     this.lastBgPid = job.pid;
+  }
+  /**
+   * A signal sent to this in-process shell (a job or subshell, whose pid is virtual): a trapped
+   * one runs its trap before the next statement, an ignored or non-terminating one does nothing;
+   * true when it ends the shell instead.
+   */
+  signalEnds(sig: number): boolean {
+    const trap = this.traps.get(sigKey(sig));
+    if (trap !== undefined) { if (trap !== '') this.pendingSigs.push(sigKey(sig)); return false; }
+    return endsProcess(sig);
   }
   onSpawn: ((pid: number) => void) | undefined;
   /** No status message for a command killed by a signal (command substitutions, non-last pipeline stages). */
