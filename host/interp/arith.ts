@@ -25,10 +25,14 @@ export interface ArithHost {
   nodeText?(n: ArithmExpr): Promise<string>;
   /** Expands arithmetic source text the way bash does before evaluating it (`$x`, `$(…)`, `"` removed). */
   expandText?(text: string): Promise<string>;
+  /** The source text of `e` with each word in `values` replaced by its expanded text; undefined when positions are unknown. */
+  spliceSource?(e: ArithmExpr, values: Map<Word, string>): string | undefined;
 }
 
 const wrap = (v: bigint): bigint => BigInt.asIntN(64, v);
 const NAME_RE = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+/** A value that reads as one operand (a number in any base, or a name) whether spliced or not. */
+const OPERAND_RE = /^[0-9a-zA-Z_@#]+$/;
 /** Arith.canSync per AST node (structural). */
 const syncNodes = new WeakMap<ArithmExpr, boolean>();
 /** Trees of expressions whose words are all literal text (no expansion): they never change. */
@@ -115,8 +119,9 @@ class TextParser {
   binary(minPrec: number): ANode {
     let x = this.unary();
     for (;;) {
-      const op = this.peekOp();
+      let op = this.peekOp();
       if (!op) break;
+      if (op === '++' || op === '--') op = op[0]!; // after an operand that is not a name: `5--3` is 5 - -3
       const p = binPrec[op];
       if (p === undefined || p < minPrec || op === ',') break;
       this.i += op.length;
@@ -127,7 +132,9 @@ class TextParser {
   }
   unary(): ANode {
     const op = this.peekOp();
-    if (op === '++' || op === '--') { this.i += 2; const x = this.unary(); return { k: 'inc', op, post: false, x }; }
+    // bash's pre-increment needs a name after it (blanks allowed); else it is two signs (`--3` is 3)
+    if ((op === '++' || op === '--') && /^[ \t\n\r]*[a-zA-Z_]/.test(this.s.slice(this.i + 2))) { this.i += 2; const x = this.unary(); return { k: 'inc', op, post: false, x }; }
+    if (op === '++' || op === '--') { this.i++; return { k: 'un', op: op[0]!, x: this.unary() }; }
     if (op === '+' || op === '-' || op === '!' || op === '~') { this.i++; return { k: 'un', op, x: this.unary() }; }
     return this.postfix();
   }
@@ -309,34 +316,61 @@ export class Arith {
     const t = s.trim();
     if (t === '' && e === this.top) return { k: 'num', v: 0n };
     if (/^[0-9]+$/.test(t) && t.length < 19 && !(t.length > 1 && t[0] === '0')) return { k: 'num', v: BigInt(t) };
-    const p = new TextParser(s);
-    const n = p.parseExpr();
-    p.ws();
-    if (p.i < s.length) p.err('syntax error in expression');
-    return n;
+    // More than one operand or token: bash expands the expression's text before parsing it, so the
+    // value's operators bind with their neighbours (`$x*3` with x='1+2' is 1+2*3). Recorded here,
+    // re-read from the spliced text by withSplices once every word is expanded (each exactly once).
+    const splice = !OPERAND_RE.test(t) ? (this.spliced ??= { values: new Map(), error: undefined }) : undefined;
+    splice?.values.set(e, s);
+    try {
+      const p = new TextParser(s);
+      const n = p.parseExpr();
+      p.ws();
+      if (p.i < s.length) p.err('syntax error in expression');
+      return n;
+    } catch (err) {
+      // `1+` on its own is an error, `$x 2` with x='1+' is not: the spliced text decides
+      if (!splice) throw err;
+      splice.error ??= err;
+      return { k: 'num', v: 0n };
+    }
   }
 
   /** Arithmetic source text (kept raw by reparse.ts), expanded and parsed when it runs, like bash. */
   async textTree(text: string): Promise<ANode> {
-    const s = this.host.expandText ? await this.host.expandText(text) : text;
-    if (s.trim() === '') return { k: 'num', v: 0n };
-    const p = new TextParser(s);
-    try {
-      const n = p.parseExpr();
-      p.ws();
-      if (p.i < s.length) p.err(s[p.i] === ')' ? 'syntax error: invalid arithmetic operator' : 'syntax error in expression');
-      return n;
-    } catch (e) {
-      if (e instanceof ArithError) e.expr = s.replace(/^\s+/, ''); // bash shows it from its first token
-      throw e;
-    }
+    return parseExpanded(this.host.expandText ? await this.host.expandText(text) : text);
+  }
+
+  /**
+   * Words of the expression being converted whose values are not one operand, and the first error
+   * reading such a value on its own (see valueTree).
+   */
+  private spliced: { values: Map<Word, string>; error: unknown } | undefined;
+
+  /** Converts `e` with `build`; when a word's value is not one operand, parses the spliced source instead. */
+  private withSplices<T extends ANode>(e: ArithmExpr, build: () => T): ANode;
+  private withSplices<T extends ANode>(e: ArithmExpr, build: () => Promise<T>): Promise<ANode>;
+  private withSplices(e: ArithmExpr, build: () => ANode | Promise<ANode>): ANode | Promise<ANode> {
+    const outer = this.spliced;
+    this.spliced = undefined;
+    const done = (t: ANode): ANode => {
+      const sp = this.spliced;
+      this.spliced = outer;
+      if (!sp) return t;
+      const text = this.host.spliceSource?.(e, sp.values);
+      if (text !== undefined) return parseExpanded(text);
+      if (sp.error !== undefined) throw sp.error;
+      return t;
+    };
+    let r: ANode | Promise<ANode>;
+    try { r = build(); } catch (err) { this.spliced = outer; throw err; }
+    return r instanceof Promise ? r.then(done, (err: unknown) => { this.spliced = outer; throw err; }) : done(r);
   }
 
   async evalAst(e: ArithmExpr): Promise<bigint> {
     if (this.canSync(e)) return this.evalSync(e);
     const outer = this.top;
     this.top = e;
-    try { return this.evalNode(await this.fromAst(e)); } finally { this.top = outer; }
+    try { return this.evalNode(await this.withSplices(e, () => this.fromAst(e))); } finally { this.top = outer; }
   }
   /** The whole expression being evaluated: a word that is all of it and expands to blanks is 0 (bash's `$(( $empty ))`). */
   private top: ArithmExpr | undefined;
@@ -375,7 +409,7 @@ export class Arith {
       this.dynamic = false;
       this.top = e;
       try {
-        t = this.treeSync(e);
+        t = this.withSplices(e, () => this.treeSync(e));
         if (!this.dynamic) constTrees.set(e, t);
       } finally { this.dynamic = outer; this.top = outerTop; }
     }
@@ -422,9 +456,30 @@ export class Arith {
   }
 }
 
+
+/** Parses arithmetic text that has been expanded (bash's second reading of `$((…))`). */
+function parseExpanded(s: string): ANode {
+  if (s.trim() === '') return { k: 'num', v: 0n };
+  const p = new TextParser(s);
+  try {
+    const n = p.parseExpr();
+    p.ws();
+    if (p.i < s.length) p.err(s[p.i] === ')' ? 'syntax error: invalid arithmetic operator' : 'syntax error in expression');
+    return n;
+  } catch (e) {
+    if (e instanceof ArithError) e.expr = s.replace(/^\s+/, ''); // bash shows it from its first token
+    throw e;
+  }
+}
+
 // Node builders shared by the async (fromAst) and synchronous (treeSync) conversions.
 function unaryNode(e: UnaryArithm, x: ANode): ANode {
-  if (e.Op === Tok.addAdd || e.Op === Tok.subSub) return { k: 'inc', op: e.Op === Tok.addAdd ? '++' : '--', post: e.Post, x };
+  if (e.Op === Tok.addAdd || e.Op === Tok.subSub) {
+    const sign = e.Op === Tok.addAdd ? '+' : '-';
+    // bash reads `--3` and `--(y)` as two signs: pre-increment needs a name after it
+    if (!e.Post && x.k !== 'var') return { k: 'un', op: sign, x: { k: 'un', op: sign, x } };
+    return { k: 'inc', op: e.Op === Tok.addAdd ? '++' : '--', post: e.Post, x };
+  }
   const op = e.Op === Tok.exclMark ? '!' : e.Op === Tok.tilde ? '~' : e.Op === Tok.minus ? '-' : '+';
   return { k: 'un', op, x };
 }

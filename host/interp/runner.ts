@@ -232,6 +232,7 @@ export class Shell {
       canExpandSync: (w) => this.ex.canSync(w),
       expandWordSync: (w) => this.ex.literalSync(w, 'none'),
       expandText: async (t) => { const w = arithTextWord(t); return w ? (await this.ex.heredoc(w)).replace(/\n$/, '') : t; },
+      spliceSource: (e, values) => spliceArith(this.source.src, e, values),
     });
   }
 
@@ -2224,6 +2225,27 @@ function assocOrder(m: Map<string, string>): [string, string][] {
 function arithSource(src: string, e: ArithmExpr): string | undefined {
   const r = arithRange(src, e);
   return r ? src.slice(r[0], r[1]) : undefined;
+}
+
+/** The source of `e` with the words in `values` replaced by their text, when every range is known. */
+function spliceArith(src: string, e: ArithmExpr, values: Map<Word, string>): string | undefined {
+  const whole = arithRange(src, e);
+  if (!whole) return undefined;
+  while (whole[1] < src.length && ' \t\n'.includes(src[whole[1]]!)) whole[1]++; // bash's text runs to the `))`
+  const cuts: [number, number, string][] = [];
+  for (const [w, v] of values) {
+    const r = arithRange(src, w);
+    if (!r || r[0] < whole[0] || r[1] > whole[1]) return undefined;
+    cuts.push([r[0], r[1], v]);
+  }
+  cuts.sort((a, b) => a[0] - b[0]);
+  let out = '', at = whole[0];
+  for (const [a, b, v] of cuts) {
+    if (a < at) return undefined;
+    out += src.slice(at, a) + v;
+    at = b;
+  }
+  return out + src.slice(at, whole[1]);
 }
 
 /** Source range of an arithmetic expression node, when it can be determined. */
