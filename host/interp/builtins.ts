@@ -61,10 +61,25 @@ async function simpleOpts(sh: Shell, args: string[], allowed: string): Promise<{
   return { flags, i };
 }
 
+/**
+ * Builtins that loops run most, without a promise (Shell.stmtSync): the status, or undefined when
+ * they have to run the ordinary way — having done nothing, so the builtin of the same name runs
+ * next with the same arguments.
+ */
+export type SyncBuiltin = (sh: Shell, args: string[]) => number | undefined;
+export const syncBuiltins = new Map<string, SyncBuiltin>();
+
 def(['true', ':'], async () => 0);
 def(['false'], async () => 1);
+syncBuiltins.set('true', () => 0).set(':', () => 0).set('false', () => 1);
 
 def(['echo'], async (sh, args) => {
+  await out(sh, echoText(sh, args));
+  return 0;
+});
+syncBuiltins.set('echo', (sh, args) => sh.writeFdSync(1, echoText(sh, args), 'echo'));
+
+function echoText(sh: Shell, args: string[]): string {
   let i = 1, nl = true, esc = false;
   for (; i < args.length; i++) {
     const a = args[i]!;
@@ -79,9 +94,8 @@ def(['echo'], async (sh, args) => {
     s = echoEscapes(s, false, sh.utf8Escapes());
     if (stop) nl = false;
   }
-  await out(sh, nl ? s + '\n' : s);
-  return 0;
-});
+  return nl ? s + '\n' : s;
+}
 
 function echoEscapes(s: string, bareOctal: boolean, utf8: boolean): string {
   // like $'...' but octal needs a leading 0 (\0nnn, mod 256), and \' \" \? \1-\7 stay as they are
@@ -418,6 +432,15 @@ def(['['], async (sh, args) => {
     throw e;
   }
 });
+// (an error message needs the promise: the builtin runs again and reports it; testArgs only reads)
+syncBuiltins.set('test', (sh, args) => testSync(sh, args.slice(1)));
+syncBuiltins.set('[', (sh, args) => (args[args.length - 1] === ']' ? testSync(sh, args.slice(1, -1)) : undefined));
+function testSync(sh: Shell, args: string[]): number | undefined {
+  try { return testArgs(sh, args) ? 0 : 1; } catch (e) {
+    if (e instanceof ShellError) return undefined;
+    throw e;
+  }
+}
 
 // ---- cd / pwd / dirs ---------------------------------------------------------------------------
 async function chdir(sh: Shell, dir: string, name = 'cd'): Promise<number> {

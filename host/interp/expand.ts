@@ -80,6 +80,14 @@ class FieldBuilder {
   finish(): Field[] { if (this.cur.keep) this.fields.push(this.cur); return this.fields; }
 }
 
+const isQuotedPart = (p: WordPart): boolean => p.type === 'SglQuoted' || p.type === 'DblQuoted';
+
+/** An expanded part of a `=~` operand: quoted text matches literally. */
+function regexPartText(fb: FieldBuilder, p: WordPart): string {
+  const v = fb.fields.map((f) => f.val).join('') + fb.cur.val;
+  return isQuotedPart(p) ? escapeEre(v) : v;
+}
+
 // ---- brace expansion over word parts -------------------------------------------------------
 type BTok = { c: string; esc: boolean } | { part: WordPart };
 
@@ -430,22 +438,34 @@ export class Expander {
     return fb.fields.map((f) => f.pat).join('') + fb.cur.pat;
   }
 
-  /** Right-hand side of `=~`: quoted parts match literally. */
-  async regexWord(w: Word): Promise<string> {
+  /** Right-hand side of `=~`: quoted parts match literally. Without a promise when canSync(w). */
+  regexWord(w: Word): string | Promise<string> {
+    if (!this.canSync(w)) return this.regexWordAsync(w);
     let out = '';
     for (const p of w.Parts) {
-      if (p.type === 'Lit') {
-        // a leading tilde is expanded, and its value matched literally
-        const r = p === w.Parts[0] && p.Value.startsWith('~') ? this.tildePrefix(p.Value, w.Parts.length === 1) : undefined;
-        out += r ? escapeEre(r.home) + r.rest : p.Value;
-        continue;
-      }
+      if (p.type === 'Lit') { out += this.regexLit(w, p); continue; }
       const fb = new FieldBuilder('', true);
-      await this.part(p, fb, p.type === 'SglQuoted' || p.type === 'DblQuoted');
-      const v = fb.fields.map((f) => f.val).join('') + fb.cur.val;
-      out += p.type === 'SglQuoted' || p.type === 'DblQuoted' ? escapeEre(v) : v;
+      this.partSync(p, fb, isQuotedPart(p));
+      out += regexPartText(fb, p);
     }
     return out;
+  }
+
+  private async regexWordAsync(w: Word): Promise<string> {
+    let out = '';
+    for (const p of w.Parts) {
+      if (p.type === 'Lit') { out += this.regexLit(w, p); continue; }
+      const fb = new FieldBuilder('', true);
+      await this.part(p, fb, isQuotedPart(p));
+      out += regexPartText(fb, p);
+    }
+    return out;
+  }
+
+  /** Literal text of a `=~` operand: a leading tilde is expanded, and its value matched literally. */
+  private regexLit(w: Word, p: Lit): string {
+    const r = p === w.Parts[0] && p.Value.startsWith('~') ? this.tildePrefix(p.Value, w.Parts.length === 1) : undefined;
+    return r ? escapeEre(r.home) + r.rest : p.Value;
   }
 
   /** Heredoc body: only $, ` and \ are special. */

@@ -335,6 +335,28 @@ export async function writeAll(f: OsFd | undefined, data: Buffer | string): Prom
   }
 }
 
+/** Linux's PIPE_BUF: a write of at most this many bytes to a pipe is all or nothing. */
+const PIPE_BUF = 4096;
+
+/**
+ * writeAll without a promise when one write(2) is sure to take it all or nothing: true when all
+ * of `data` was written; false when nothing was (a blocking pipe or socket, a pipe too full, more
+ * than PIPE_BUF bytes, or any error: writeAll then does it and reports what goes wrong); an
+ * error when part was written and then this error stopped it (a full disk).
+ */
+export function tryWriteSync(f: OsFd | undefined, data: string): boolean | Error {
+  if (!f || f.mayBlock || data.length > PIPE_BUF) return false;
+  // (a pipe's twin is non-blocking, and at most PIPE_BUF bytes go in whole or fail with EAGAIN)
+  const buf = Buffer.from(data, 'latin1');
+  const fd = f.nb ?? f.fd;
+  let off: number;
+  try { off = fs.writeSync(fd, buf, 0, buf.length); } catch { return false; }
+  while (off < buf.length) {
+    try { off += fs.writeSync(fd, buf, off, buf.length - off); } catch (e) { return e as Error; }
+  }
+  return true;
+}
+
 export const TIMEOUT = Symbol('timeout');
 export const AGAIN = Symbol('again');
 const oneByte = Buffer.alloc(1);

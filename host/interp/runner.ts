@@ -12,14 +12,14 @@ import { Arith, ArithError } from './arith.ts';
 import { Expander, shellQuote } from './expand.ts';
 import { hasUtf8Codeset, isUtf8LocaleName } from './utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
-import { FdTable, OsFd, isSigPipe, makeFifoPath, makePipe, openFile, readAll, writeAll } from './io.ts';
+import { FdTable, OsFd, isSigPipe, makeFifoPath, makePipe, openFile, readAll, tryWriteSync, writeAll } from './io.ts';
 import { matchPattern } from './pattern.ts';
 import { parse, ParseError } from './parser.ts';
 import { arithTextWord, badAssigns, parseScript, rawArith, type DeferredParseError } from './reparse.ts';
-import { builtins, specialBuiltins, declClause, readLine, shellOptsString } from './builtins.ts';
+import { builtins, specialBuiltins, syncBuiltins, declClause, readLine, shellOptsString } from './builtins.ts';
 import { runExternal, lookPath } from './exec.ts';
 import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from './registry.ts';
-import { evalTest, testTrace } from './test.ts';
+import { evalTest, testSyncable, testTrace } from './test.ts';
 import { printCommand, printFunction } from './printer.ts';
 import { AliasReader } from './alias.ts';
 import { bucketOrder } from './bash-hash-order.ts';
@@ -722,11 +722,27 @@ export class Shell {
 
   /** Writes an error message like bash: `name: line N: msg`. */
   async err(msg: string): Promise<void> {
+    await this.writeFd(2, this.errLine(msg)).catch(() => undefined);
+  }
+
+  private errLine(msg: string): string {
     // (bash -c reports eval/trap lines relative to the string; a script file, from its line)
     const line = this.lineOf(this.curPos) - (this.cMode && this.funcDepth === 0 ? this.source.base ?? 0 : 0);
     // bash names the source of functions defined in a -c string "environment"
     const name = this.funcDepth > 0 && this.cMode && this.sourcing === 0 ? 'environment' : this.errName;
-    await this.writeFd(2, `${name}: line ${line}: ${msg}\n`).catch(() => undefined);
+    return `${name}: line ${line}: ${msg}\n`;
+  }
+
+  /**
+   * writeFd for a builtin run without a promise (SyncBuiltin), as its status: 0 when written,
+   * undefined when nothing was (the builtin then runs the ordinary way), 1 when output stopped part
+   * way (a full disk) — the write error reported as callArgs does, as far as stderr takes it at once.
+   */
+  writeFdSync(n: number, data: string, name: string): number | undefined {
+    const r = tryWriteSync(this.fds.get(n), data);
+    if (typeof r === 'boolean') return r ? 0 : undefined;
+    tryWriteSync(this.fds.get(2), this.errLine(`${name}: write error: ${errnoMsg(r)}`));
+    return 1;
   }
   cMode = false;
   noC = false;
@@ -1022,32 +1038,77 @@ export class Shell {
     const c = st.Cmd;
     if (!c || st.Redirs.length !== 0 || st.Negated || st.Background) return undefined;
     if (this.pendingSigs.length > 0 || this.traps.has('DEBUG') || this.opts.xtrace || this.cancelStatus.value !== 0 || this.jobKill.sig !== 0) return undefined;
-    const k = c.type === 'CallExpr' || c.type === 'ArithmCmd' ? c : undefined;
-    if (!k || (k.type === 'CallExpr' ? !this.assignsOnlySync(k) : !k.X || !this.arith.canSync(k.X) || (this.noErrexit === 0 && (this.opts.errexit || this.traps.has('ERR'))))) return undefined;
-    this.curPos = st.Position;
+    switch (c.type) {
+      case 'CallExpr':
+        if (c.Args.length !== 0) return this.builtinSync(st, c);
+        // (assignments without command substitution have status 0: no ERR trap, no errexit)
+        if (!this.assignsOnlySync(c)) return undefined;
+        this.startSync(st);
+        try { return this.endSync(this.assignOnlySync(c, true)!); } catch (e) { this.replayError = { e }; return undefined; }
+      case 'ArithmCmd':
+        if (!c.X || !this.arith.canSync(c.X) || this.errexitArmed()) return undefined;
+        this.startSync(st);
+        try { return this.endSync(this.arithSync(c.X, c.Left + 2, c.Right) !== 0n ? 0 : 1); } catch (e) { this.replayError = { e: arithCmdError(e) }; return undefined; }
+      case 'TestClause':
+        if (!testSyncable(this, c.X) || this.errexitArmed()) return undefined;
+        this.startSync(st);
+        try { return this.endSync(evalTest(this, c.X) as number); } catch (e) { this.replayError = { e }; return undefined; }
+      default:
+        return undefined;
+    }
+  }
+
+  /** stmtSync's first steps, stmt()'s: the position, and the command $BASH_COMMAND shows. */
+  private startSync(st: Stmt): void {
+    this.curPos = commandPos(st);
     if (this.trapDepth === 0) this.curCmd = [this.source.src, st];
-    let status: number;
-    try {
-      // (assignments without command substitution have status 0: no ERR trap, no errexit)
-      status = k.type === 'CallExpr' ? this.assignOnlySync(k, true)! : this.arithSync(k.X!, k.Left + 2, k.Right) !== 0n ? 0 : 1;
-    } catch (e) { this.replayError = { e: k.type === 'ArithmCmd' ? arithCmdError(e) : e }; return undefined; }
+  }
+
+  /** stmtSync's last steps, stmt()'s: the status in $? and PIPESTATUS. */
+  private endSync(status: number): number {
     this.setPipestatus(status);
     this.status = status;
     return status;
   }
+
   /** An error of stmtSync, thrown again by the stmt() that runs the same statement next. */
   private replayError: { e: unknown } | undefined;
+
+  /** Whether a failing status would set off errexit or the ERR trap (stmt() handles those). */
+  private errexitArmed(): boolean {
+    return this.noErrexit === 0 && (this.opts.errexit || this.traps.has('ERR'));
+  }
+
+  /**
+   * stmtSync for a simple command whose first word is the literal name of a SyncBuiltin (no
+   * function of that name, no prefix assignment) and whose words expand synchronously: the steps
+   * of stmt() and call() without a promise. When the builtin declines, its expanded arguments wait
+   * in `replayArgs` for the call() that stmt() makes next (expansions can have side effects).
+   */
+  private builtinSync(st: Stmt, c: CallExpr): number | undefined {
+    const ps = c.Args[0]!.Parts, p0 = ps[0];
+    const name = ps.length === 1 && p0?.type === 'Lit' ? p0.Value : '';
+    const b = syncBuiltins.get(name);
+    if (b === undefined || c.Assigns.length !== 0 || this.funcs.has(name) || this.opts.noexec || this.errexitArmed() || !this.ex.canSyncAll(c.Args)) return undefined;
+    this.startSync(st);
+    this.lastSubstStatus = undefined;
+    let args: string[], status: number | undefined;
+    try {
+      args = this.ex.fieldsSync(c.Args);
+      this.lastArg = args[args.length - 1]!;
+      status = b(this, args);
+    } catch (e) { this.replayError = { e }; return undefined; }
+    if (status === undefined) { this.replayArgs = { c, args }; return undefined; }
+    return this.endSync(status);
+  }
+  /** Arguments builtinSync expanded for a builtin that declined to run without a promise. */
+  private replayArgs: { c: CallExpr; args: string[] } | undefined;
 
   async stmt(st: Stmt): Promise<number> {
     if (this.cancelStatus.value !== 0) throw new ExitSignal(this.cancelStatus.value);
     if (this.jobKill.sig !== 0) throw new ExitSignal(128 + this.jobKill.sig);
     if (this.pendingSigs.length > 0) await this.runPendingTraps();
-    this.curPos = st.Position;
-    if (st.Cmd?.type === 'CallExpr' && st.Cmd.Args.length > 1 && st.Cmd.Assigns.length === 0) {
-      // bash numbers a simple command by the line where its second word ends (its parser's lookahead)
-      const end = wordEnd(st.Cmd.Args[1]!);
-      if (end !== undefined && end - 1 > st.Position) this.curPos = end - 1;
-    }
+    this.curPos = commandPos(st);
     const cmdPos = this.curPos;
     if (st.Background) {
       await this.background(st);
@@ -1278,8 +1339,8 @@ export class Shell {
         if (c.Op === Tok.andAnd || c.Op === Tok.orOr) {
           this.noErrexit++;
           let x: number;
-          try { x = await this.stmt(c.X); } finally { this.noErrexit--; }
-          if ((c.Op === Tok.andAnd) === (x === 0)) return this.stmt(c.Y);
+          try { x = this.stmtSync(c.X) ?? await this.stmt(c.X); } finally { this.noErrexit--; }
+          if ((c.Op === Tok.andAnd) === (x === 0)) return this.stmtSync(c.Y) ?? this.stmt(c.Y);
           return x;
         }
         return this.pipeline(c);
@@ -1355,8 +1416,7 @@ export class Shell {
       }
       case 'TestClause': {
         if (this.opts.xtrace) await this.traceRaw(`[[ ${await testTrace(this, c.X)} ]]`);
-        const r = await evalTest(this, c.X, true);
-        return r;
+        return evalTest(this, c.X);
       }
       case 'DeclClause': return this.declClause(c);
       case 'TimeClause': {
@@ -1952,7 +2012,9 @@ export class Shell {
       }
       return redirs.length === 0 ? this.lastSubstStatus ?? 0 : this.assignOnlyRedirs(redirs);
     }
-    const args = this.ex.canSyncAll(c.Args) ? this.ex.fieldsSync(c.Args) : await this.ex.fields(c.Args);
+    const replay = this.replayArgs;
+    if (replay !== undefined) this.replayArgs = undefined;
+    const args = replay?.c === c ? replay.args : this.ex.canSyncAll(c.Args) ? this.ex.fieldsSync(c.Args) : await this.ex.fields(c.Args);
     this.lastArg = args.length ? args[args.length - 1]! : '';
     if (args.length === 0) {
       for (const a of c.Assigns) await this.assignValue(a);
@@ -2294,6 +2356,16 @@ export function wordRange(w: Word): [number, number] | undefined {
   const a = partStart(first), b = partEnd(last);
   if (a === undefined || b === undefined || b <= a) return undefined;
   return [a, b];
+}
+
+/** Where bash numbers a statement: a simple command's is where its second word ends (its parser's lookahead). */
+function commandPos(st: Stmt): number {
+  const c = st.Cmd;
+  if (c?.type === 'CallExpr' && c.Args.length > 1 && c.Assigns.length === 0) {
+    const end = wordEnd(c.Args[1]!);
+    if (end !== undefined && end - 1 > st.Position) return end - 1;
+  }
+  return st.Position;
 }
 
 /** wordRange(w)?.[1] without allocating. */

@@ -94,58 +94,95 @@ export function binaryTest(sh: Shell, op: number, x: string, y: string, strictIn
   return false;
 }
 
-/** Evaluates `[[ expr ]]`; returns the exit status. */
-export async function evalTest(sh: Shell, e: TestExpr, _top: boolean): Promise<number> {
+/**
+ * Evaluates `[[ expr ]]`; returns the exit status — without a promise when every word in it
+ * expands synchronously (testSyncable), so Shell.stmtSync can run it.
+ */
+export function evalTest(sh: Shell, e: TestExpr): number | Promise<number> {
   try {
-    return (await ev(sh, e)) ? 0 : 1;
+    const r = ev(sh, e);
+    return typeof r === 'boolean' ? (r ? 0 : 1) : r.then((v) => (v ? 0 : 1), badRegexStatus);
   } catch (x) {
-    if (x instanceof BadRegex) return 2;
-    throw x;
+    return badRegexStatus(x);
   }
 }
+
+function badRegexStatus(x: unknown): number {
+  if (x instanceof BadRegex) return 2;
+  throw x;
+}
+
+/** Whether evalTest(e) runs without a promise: every word expands synchronously (cached per node). */
+export function testSyncable(sh: Shell, e: TestExpr): boolean {
+  let r = syncTests.get(e);
+  if (r === undefined) {
+    switch (e.type) {
+      case 'ParenTest': r = testSyncable(sh, e.X); break;
+      case 'UnaryTest': r = testSyncable(sh, e.X); break;
+      case 'BinaryTest': r = testSyncable(sh, e.X) && testSyncable(sh, e.Y); break;
+      case 'Word': { const p = e.Parts.length === 1 ? e.Parts[0]! : undefined; r = sh.ex.canSync(e) && !(p?.type === 'ExtGlob' && p.Op === Tok.globExcl); break; } // (notGroup)
+    }
+    syncTests.set(e, r);
+  }
+  return r;
+}
+const syncTests = new WeakMap<TestExpr, boolean>();
 
 /** A `=~` operand regcomp rejects: the whole `[[ ]]` returns 2 (no message). */
 class BadRegex extends Error {}
 
-async function ev(sh: Shell, e: TestExpr): Promise<boolean> {
+/** `f(v)` now when `v` is a value, after it when it is a promise. */
+function then<T, U>(v: T | Promise<T>, f: (v: T) => U | Promise<U>): U | Promise<U> {
+  return v instanceof Promise ? v.then(f) : f(v);
+}
+
+// Each node expands its words when it gets to them (`&&`/`||` short-circuit), without a promise
+// when they expand synchronously.
+function ev(sh: Shell, e: TestExpr): boolean | Promise<boolean> {
   switch (e.type) {
     case 'ParenTest': return ev(sh, e.X);
     case 'UnaryTest': {
-      if (e.Op === Tok.exclMark) return !(await ev(sh, e.X));
-      const x = await sh.ex.literal(e.X as Word);
-      return unaryTest(sh, e.Op, x);
+      if (e.Op === Tok.exclMark) return then(ev(sh, e.X), (v) => !v);
+      const op = e.Op;
+      return then(literal(sh, e.X as Word), (x) => unaryTest(sh, op, x));
     }
     case 'BinaryTest': {
-      if (e.Op === Tok.andAnd) return (await ev(sh, e.X)) && (await ev(sh, e.Y));
-      if (e.Op === Tok.orOr) return (await ev(sh, e.X)) || (await ev(sh, e.Y));
-      const x = await sh.ex.literal(e.X as Word);
-      if (e.Op === Tok.equal || e.Op === Tok.assgn || e.Op === Tok.nequal) {
-        const pat = await sh.ex.pattern(e.Y as Word);
-        const m = matchPattern(pat, x, { extglob: true, nocase: sh.shopt.has('nocasematch'), utf8: sh.ex.utf8(x) });
-        return e.Op !== Tok.nequal ? m : !m;
-      }
-      if (e.Op === Tok.tsReMatch) {
-        const re = await sh.ex.regexWord(e.Y as Word);
-        let r: RegExp;
-        if (ereInvalid(re)) throw new BadRegex();
-        try { r = new RegExp(ereToJs(re), sh.shopt.has('nocasematch') ? 'i' : ''); } catch { throw new BadRegex(); }
-        const m = r.exec(x);
-        const v = sh.lvalueArray('BASH_REMATCH');
-        v.clear();
-        if (!m) return false;
-        m.forEach((g, i) => v.set(i, g ?? ''));
-        return true;
-      }
-      const y = await sh.ex.literal(e.Y as Word);
-      return binaryTest(sh, e.Op, x, y, false);
+      const y = e.Y;
+      if (e.Op === Tok.andAnd) return then(ev(sh, e.X), (v) => v && ev(sh, y));
+      if (e.Op === Tok.orOr) return then(ev(sh, e.X), (v) => v || ev(sh, y));
+      const op = e.Op;
+      return then(literal(sh, e.X as Word), (x) => {
+        if (op === Tok.equal || op === Tok.assgn || op === Tok.nequal) return then(pattern(sh, y as Word), (pat) => patternTest(sh, op, x, pat));
+        if (op === Tok.tsReMatch) return then(sh.ex.regexWord(y as Word), (re) => regexTest(sh, x, re));
+        return then(literal(sh, y as Word), (t) => binaryTest(sh, op, x, t, false));
+      });
     }
     case 'Word': {
       const neg = notGroup(sh, e);
-      if (neg) return !(await ev(sh, neg));
-      const x = await sh.ex.literal(e);
-      return x !== '';
+      if (neg) return then(ev(sh, neg), (v) => !v);
+      return then(literal(sh, e), (x) => x !== '');
     }
   }
+}
+
+const literal = (sh: Shell, w: Word): string | Promise<string> => (sh.ex.canSync(w) ? sh.ex.literalSync(w) : sh.ex.literal(w));
+const pattern = (sh: Shell, w: Word): string | Promise<string> => (sh.ex.canSync(w) ? sh.ex.patternSync(w) : sh.ex.pattern(w));
+
+function patternTest(sh: Shell, op: number, x: string, pat: string): boolean {
+  const m = matchPattern(pat, x, { extglob: true, nocase: sh.shopt.has('nocasematch'), utf8: sh.ex.utf8(x) });
+  return op !== Tok.nequal ? m : !m;
+}
+
+function regexTest(sh: Shell, x: string, re: string): boolean {
+  let r: RegExp;
+  if (ereInvalid(re)) throw new BadRegex();
+  try { r = new RegExp(ereToJs(re), sh.shopt.has('nocasematch') ? 'i' : ''); } catch { throw new BadRegex(); }
+  const m = r.exec(x);
+  const v = sh.lvalueArray('BASH_REMATCH');
+  v.clear();
+  if (!m) return false;
+  m.forEach((g, i) => v.set(i, g ?? ''));
+  return true;
 }
 
 const notGroups = new WeakMap<object, TestExpr | null>();
