@@ -1167,7 +1167,6 @@ export class Shell {
   async errTrap(pos?: number): Promise<void> {
     const t = this.traps.get('ERR');
     if (t === undefined || this.inErrTrap) return;
-    if (this.funcDepth > 0 && !this.opts.errtrace) return; // not inherited without set -E
     this.inErrTrap = true;
     const saved = this.status;
     const savedPos = this.curPos;
@@ -2119,10 +2118,14 @@ export class Shell {
     if (fsrc && this.funcs.get(name) === body) this.source = fsrc;
     const savedLoop = this.loopDepth;
     this.loopDepth = 0;
-    // bash: a RETURN trap is not inherited by functions (no functrace); one set inside fires on return
+    // bash: a RETURN trap is not inherited by functions (no functrace); one set inside fires on return.
+    // Nor is the ERR trap without errtrace: one set inside is the function's, and stays after it
+    // unless it is unset again (then the caller's comes back).
     const savedRet = this.traps.get('RETURN'), savedDebug = this.traps.get('DEBUG');
+    const savedErr = this.opts.errtrace ? undefined : this.traps.get('ERR');
     if (savedRet !== undefined) this.traps.delete('RETURN');
     if (savedDebug !== undefined) this.traps.delete('DEBUG');
+    if (savedErr !== undefined) this.traps.delete('ERR');
     let st: number;
     try {
       try {
@@ -2136,6 +2139,7 @@ export class Shell {
     } finally {
       if (savedRet !== undefined) this.traps.set('RETURN', savedRet);
       if (savedDebug !== undefined) this.traps.set('DEBUG', savedDebug);
+      if (savedErr !== undefined && !this.traps.has('ERR')) this.traps.set('ERR', savedErr);
       this.loopDepth = savedLoop;
       this.source = savedSource; this.curPos = savedPos;
       this.funcNames.pop();
