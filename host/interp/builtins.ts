@@ -1204,6 +1204,26 @@ def(['read'], async (sh, args) => {
   return line === null || line.eof ? 1 : 0;
 });
 
+// `read [-r] [NAME…]` of a line already read ahead (a while-read loop's input, OsFd.readAhead):
+// no waiting, nothing to report. Anything else — other options, subscripts, a readonly name, a
+// line still to be read or one with backslashes to undo — runs the ordinary way.
+syncBuiltins.set('read', (sh, args) => {
+  let i = 1, raw = false;
+  for (; i < args.length && args[i] === '-r'; i++) raw = true;
+  for (let k = i; k < args.length; k++) if (!PLAIN_NAME.test(args[k]!) || sh.resolveVar(args[k]!)?.readonly) return undefined;
+  if (i === args.length && sh.resolveVar('REPLY')?.readonly) return undefined;
+  const t = sh.fds.get(0)?.takeLineAhead(10, (l) => raw || !l.includes('\\'));
+  if (t === undefined) return undefined;
+  const text = t.includes('\0') ? t.replace(/\0/g, '') : t;
+  if (i === args.length) sh.setVar('REPLY', text);
+  else {
+    const fields = ifsSplit(text, sh.getVar('IFS') ?? ' \t\n', args.length - i, false);
+    for (let k = i; k < args.length; k++) sh.setVar(args[k]!, fields[k - i] ?? '');
+  }
+  return 0;
+});
+const PLAIN_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
 def(['mapfile', 'readarray'], async (sh, args) => {
   let strip = false, delim = '\n', count = 0, origin = 0, skip = 0, fd = 0;
   let i = 1;

@@ -29,13 +29,17 @@ export class OsFd {
   readAhead = 0;
   rbuf: Buffer | undefined;
   rpos = 0;
-  /** The bytes read ahead up to the next `delim` byte (consumed, without it), if there is one. */
-  takeLineAhead(delim: number): string | undefined {
+  /**
+   * The bytes read ahead up to the next `delim` byte (consumed, without it), if there is one and
+   * `accept` (when given) takes it; else nothing is consumed.
+   */
+  takeLineAhead(delim: number, accept?: (text: string) => boolean): string | undefined {
     const rb = this.rbuf;
     if (rb === undefined) return undefined;
     const k = rb.indexOf(delim, this.rpos);
     if (k < 0) return undefined;
     const text = rb.toString('latin1', this.rpos, k);
+    if (accept !== undefined && !accept(text)) return undefined;
     this.rpos = k + 1;
     if (this.rpos >= rb.length) this.rbuf = undefined;
     return text;

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
-  Tok, type ArithmExpr, type ArrayExpr, type Assign, type CallExpr, type CaseClause, type Command, type File, type ForClause,
+  Tok, type ArithmExpr, type ArrayExpr, type Assign, type BinaryCmd, type CallExpr, type CaseClause, type Command, type File, type ForClause,
   type ExtGlob, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
 } from './ast.ts';
 import { Arith, ArithError } from './arith.ts';
@@ -1009,19 +1009,20 @@ export class Shell {
    * use it without an `await` (each costs a microtask turn).
    */
   stmts(list: Stmt[]): number | Promise<number> {
-    let i = 0;
-    while (i < list.length && this.stmtSync(list[i]!) !== undefined) i++;
-    if (i < list.length) return this.stmtList(list, i);
-    return i === 0 ? 0 : this.status;
+    for (let i = 0; i < list.length; i++) {
+      const q = this.stmtSync(list[i]!);
+      if (typeof q !== 'number') return this.stmtList(list, i, q ?? this.stmt(list[i]!));
+    }
+    return list.length === 0 ? 0 : this.status;
   }
 
-  /** stmts() from `list[from]` on, which stmtSync has just declined. */
-  private async stmtList(list: Stmt[], from: number): Promise<number> {
-    let st = await this.stmt(list[from]!);
+  /** stmts() from `list[from]` on, whose run `first` has begun. */
+  private async stmtList(list: Stmt[], from: number, first: Promise<number>): Promise<number> {
+    let st = await first;
     // (index loops on hot paths: for…of allocates an iterator result per step until optimized)
     for (let i = from + 1; i < list.length; i++) {
       const q = this.stmtSync(list[i]!);
-      st = q !== undefined ? q : await this.stmt(list[i]!);
+      st = typeof q === 'number' ? q : await (q ?? this.stmt(list[i]!));
     }
     return st;
   }
@@ -1034,10 +1035,12 @@ export class Shell {
    * run stmt(). An error is handed to stmt() (`replayError`), which reports it like its own.
    * Keep in step with stmt().
    */
-  private stmtSync(st: Stmt): number | undefined {
+  private stmtSync(st: Stmt): number | Promise<number> | undefined {
     const c = st.Cmd;
     if (!c || st.Redirs.length !== 0 || st.Negated || st.Background) return undefined;
     if (this.pendingSigs.length > 0 || this.traps.has('DEBUG') || this.opts.xtrace || this.cancelStatus.value !== 0 || this.jobKill.sig !== 0) return undefined;
+    // (a declined statement's error or arguments wait for the stmt() that runs it next)
+    if (this.replayError !== undefined || this.replayArgs !== undefined) return undefined;
     switch (c.type) {
       case 'CallExpr':
         if (c.Args.length !== 0) return this.builtinSync(st, c);
@@ -1053,9 +1056,35 @@ export class Shell {
         if (!testSyncable(this, c.X) || this.errexitArmed()) return undefined;
         this.startSync(st);
         try { return this.endSync(evalTest(this, c.X) as number); } catch (e) { this.replayError = { e }; return undefined; }
+      case 'BinaryCmd':
+        return c.Op === Tok.andAnd || c.Op === Tok.orOr ? this.andOrSync(st, c) : undefined;
       default:
         return undefined;
     }
+  }
+
+  /**
+   * stmtSync for `x && y` / `x || y`: cmd()'s steps, each side through stmtSync. undefined when
+   * stmtSync declines `x` (nothing of this statement done); a promise when it declines `y`, which
+   * runs through stmt() after `x` ran.
+   */
+  private andOrSync(st: Stmt, c: BinaryCmd): number | Promise<number> | undefined {
+    this.curPos = st.Position;
+    let x: number | Promise<number> | undefined;
+    this.noErrexit++;
+    try { x = this.stmtSync(c.X); } finally { this.noErrexit--; }
+    if (typeof x !== 'number') return x === undefined ? undefined : this.andOrRest(c, x);
+    if ((c.Op === Tok.andAnd) !== (x === 0)) return x;
+    return this.stmtSync(c.Y) ?? this.stmt(c.Y);
+  }
+
+  /** andOrSync once `x` (a nested list) went on with a promise: as cmd() does. */
+  private async andOrRest(c: BinaryCmd, pending: Promise<number>): Promise<number> {
+    let x: number;
+    this.noErrexit++;
+    try { x = await pending; } finally { this.noErrexit--; }
+    if ((c.Op === Tok.andAnd) !== (x === 0)) return x;
+    return this.stmtSync(c.Y) ?? this.stmt(c.Y);
   }
 
   /** stmtSync's first steps, stmt()'s: the position, and the command $BASH_COMMAND shows. */
@@ -1338,7 +1367,7 @@ export class Shell {
         if (c.Op === Tok.andAnd || c.Op === Tok.orOr) {
           this.noErrexit++;
           let x: number;
-          try { x = this.stmtSync(c.X) ?? await this.stmt(c.X); } finally { this.noErrexit--; }
+          try { const q = this.stmtSync(c.X); x = typeof q === 'number' ? q : await (q ?? this.stmt(c.X)); } finally { this.noErrexit--; }
           if ((c.Op === Tok.andAnd) === (x === 0)) return this.stmtSync(c.Y) ?? this.stmt(c.Y);
           return x;
         }
