@@ -347,8 +347,8 @@ export class Arith {
   private spliced: { values: Map<Word, string>; error: unknown } | undefined;
 
   /** Converts `e` with `build`; when a word's value is not one operand, parses the spliced source instead. */
-  private withSplices<T extends ANode>(e: ArithmExpr, build: () => T): ANode;
-  private withSplices<T extends ANode>(e: ArithmExpr, build: () => Promise<T>): Promise<ANode>;
+  private withSplices(e: ArithmExpr, build: () => ANode): ANode;
+  private withSplices(e: ArithmExpr, build: () => Promise<ANode>): Promise<ANode>;
   private withSplices(e: ArithmExpr, build: () => ANode | Promise<ANode>): ANode | Promise<ANode> {
     const outer = this.spliced;
     this.spliced = undefined;
@@ -455,7 +455,6 @@ export class Arith {
     }
   }
 }
-
 
 /** Parses arithmetic text that has been expanded (bash's second reading of `$((…))`). */
 function parseExpanded(s: string): ANode {
