@@ -68,6 +68,8 @@ async function simpleOpts(sh: Shell, args: string[], allowed: string): Promise<{
  */
 export type SyncBuiltin = (sh: Shell, args: string[]) => number | undefined;
 export const syncBuiltins = new Map<string, SyncBuiltin>();
+/** A variable name without a subscript (what the SyncBuiltins that assign accept). */
+const PLAIN_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
 def(['true', ':'], async () => 0);
 def(['false'], async () => 1);
@@ -416,6 +418,27 @@ def(['printf'], async (sh, args) => {
   } else await out(sh, r.out);
   for (const e of errs) await errOut(sh, 'printf', e);
   return errs.some((e) => !e.startsWith('warning: ')) ? 1 : 0;
+});
+
+// `printf [-v NAME] [--] FORMAT [ARG…]` when nothing is to be reported (no usage or conversion
+// error) and the output goes out in one write or into a plain, writable variable.
+syncBuiltins.set('printf', (sh, args) => {
+  let i = 1, varName: string | undefined;
+  if (args[1] === '-v') {
+    varName = args[2];
+    if (varName === undefined || !PLAIN_NAME.test(varName) || sh.resolveVar(varName)?.readonly) return undefined;
+    i = 3;
+  }
+  const dashes = args[i] === '--';
+  if (dashes) i++;
+  const fmt = args[i];
+  if (fmt === undefined || (!dashes && fmt.length > 1 && fmt.startsWith('-'))) return undefined;
+  const errs: string[] = [];
+  const r = formatPrintf(fmt, args.slice(i + 1), errs, sh.getVar('TZ'), sh.startTime, sh.utf8Escapes());
+  if (errs.length !== 0) return undefined;
+  if (varName === undefined) return sh.writeFdSync(1, r.out, 'printf');
+  sh.setVar(varName, r.out);
+  return 0;
 });
 
 // ---- test -------------------------------------------------------------------------------------
@@ -1222,8 +1245,6 @@ syncBuiltins.set('read', (sh, args) => {
   }
   return 0;
 });
-const PLAIN_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
-
 def(['mapfile', 'readarray'], async (sh, args) => {
   let strip = false, delim = '\n', count = 0, origin = 0, skip = 0, fd = 0;
   let i = 1;
