@@ -1058,6 +1058,8 @@ export class Shell {
         try { return this.endSync(evalTest(this, c.X) as number); } catch (e) { this.replayError = { e }; return undefined; }
       case 'BinaryCmd':
         return c.Op === Tok.andAnd || c.Op === Tok.orOr ? this.andOrSync(st, c) : undefined;
+      case 'CaseClause':
+        return this.caseSync(st, c);
       default:
         return undefined;
     }
@@ -1558,26 +1560,64 @@ export class Shell {
   private async caseClause(c: CaseClause): Promise<number> {
     await this.headDebugTrap(c.Case, () => `case ${wordSource(this.source.src, c.Word) ?? ''} in `);
     if (this.opts.xtrace) await this.traceRaw(`case ${wordSource(this.source.src, c.Word) ?? ''} in`);
-    const w = await this.ex.literal(c.Word);
-    let st = 0;
-    let fall = false;
-    for (let i = 0; i < c.Items.length; i++) {
+    return this.caseFrom(c, await this.ex.literal(c.Word), 0, false, 0);
+  }
+
+  /**
+   * stmtSync for `case` whose word and patterns all expand synchronously: the word is expanded and
+   * the items run as caseClause runs them (a promise once a body needs one).
+   */
+  private caseSync(st: Stmt, c: CaseClause): number | Promise<number> | undefined {
+    if (!this.ex.canSync(c.Word) || !c.Items.every((it) => this.ex.canSyncAll(it.Patterns))) return undefined;
+    this.curPos = c.Case;
+    let r: number | Promise<number>;
+    // (an error, or break/continue/return from a body, goes to stmt() to handle as its own)
+    try { r = this.caseFrom(c, this.ex.literalSync(c.Word), 0, false, 0); } catch (e) { this.replayError = { e }; return undefined; }
+    if (typeof r === 'number') return (this.status = r);
+    return r.then((v) => (this.status = v), (e: unknown) => { this.replayError = { e }; return this.stmt(st); });
+  }
+
+  /**
+   * The items of `case` from `i` on for the word's value `w`: the first whose pattern matches (or,
+   * after `;&`, the next) runs, and its `;;&` / `;&` go on; `st` is the status if none runs.
+   * Patterns are expanded in order until one matches, bodies run through stmts(): a promise only
+   * once one of them needs it.
+   */
+  private caseFrom(c: CaseClause, w: string, i: number, fall: boolean, st: number): number | Promise<number> {
+    for (; i < c.Items.length; i++) {
       const it = c.Items[i]!;
-      let match = fall;
-      if (!match) {
-        for (const p of it.Patterns) {
-          const pat = await this.ex.pattern(p);
-          if (matchPattern(pat, w, { extglob: true, nocase: this.shopt.has('nocasematch'), utf8: this.ex.utf8(w) })) { match = true; break; }
-        }
+      const m = fall || this.caseMatch(it, w);
+      if (m instanceof Promise) {
+        const k = i;
+        return m.then((yes) => (yes ? this.caseBody(c, w, k) : this.caseFrom(c, w, k + 1, false, st)));
       }
-      if (!match) continue;
-      st = await this.stmts(it.Stmts);
-      if (it.Op === Tok.semiAnd) { fall = true; continue; }
-      fall = false;
-      if (it.Op === Tok.dblSemiAnd) continue;
-      return st;
+      if (m) return this.caseBody(c, w, i);
     }
     return st;
+  }
+
+  /** Runs item `i` of `case`, then what its terminator says. */
+  private caseBody(c: CaseClause, w: string, i: number): number | Promise<number> {
+    const op = c.Items[i]!.Op;
+    const next = (st: number): number | Promise<number> =>
+      op === Tok.semiAnd || op === Tok.dblSemiAnd ? this.caseFrom(c, w, i + 1, op === Tok.semiAnd, st) : st;
+    const r = this.stmts(c.Items[i]!.Stmts);
+    return typeof r === 'number' ? next(r) : r.then(next);
+  }
+
+  /** Whether one of the item's patterns matches `w` (expanded in order, up to the first that does). */
+  private caseMatch(it: CaseClause['Items'][number], w: string, from = 0): boolean | Promise<boolean> {
+    const ps = it.Patterns;
+    for (let k = from; k < ps.length; k++) {
+      const p = ps[k]!;
+      if (!this.ex.canSync(p)) return this.ex.pattern(p).then((pat) => this.casePatternMatches(pat, w) || this.caseMatch(it, w, k + 1));
+      if (this.casePatternMatches(this.ex.patternSync(p), w)) return true;
+    }
+    return false;
+  }
+
+  private casePatternMatches(pat: string, w: string): boolean {
+    return matchPattern(pat, w, { extglob: true, nocase: this.shopt.has('nocasematch'), utf8: this.ex.utf8(w) });
   }
 
   // ---- pipelines -------------------------------------------------------------------------
