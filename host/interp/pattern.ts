@@ -177,8 +177,28 @@ export function patternRegex(p: string, o: PatOpts = {}, mode: 'full' | 'none' =
 }
 
 export function matchPattern(p: string, s: string, o: PatOpts = {}): boolean {
+  if (!o.nocase && !o.pathname) {
+    const m = plainMatch(p, s);
+    if (m !== undefined) return m;
+  }
   return patternRegex(p, o).test(s);
 }
+
+/**
+ * `X`, `*X`, `X*` and `*X*` where X has nothing special (the commonest `case` and `[[ ]]`
+ * patterns), without a regex; undefined for any other pattern.
+ */
+function plainMatch(p: string, s: string): boolean | undefined {
+  const lead = p.charCodeAt(0) === 42; // '*'
+  const trail = p.length > 1 && p.charCodeAt(p.length - 1) === 42;
+  const x = lead || trail ? p.slice(lead ? 1 : 0, trail ? -1 : p.length) : p;
+  if (SPECIAL.test(x)) return undefined; // (`(` for extglob groups such as `*(…)`, `@(…)`)
+  if (lead && trail) return s.includes(x);
+  if (lead) return s.endsWith(x);
+  if (trail) return s.startsWith(x);
+  return s === x;
+}
+const SPECIAL = /[*?[\\(]/;
 
 /** Removes pattern escapes (quote removal for a pattern string). */
 export function unescapePattern(p: string): string {
