@@ -350,11 +350,13 @@ const PIPE_BUF = 4096;
  */
 export function tryWriteSync(f: OsFd | undefined, data: string): boolean | Error {
   if (!f || f.mayBlock || data.length > PIPE_BUF) return false;
-  // (a pipe's twin is non-blocking, and at most PIPE_BUF bytes go in whole or fail with EAGAIN)
-  const buf = Buffer.from(data, 'latin1');
+  // (a pipe's twin is non-blocking, and at most PIPE_BUF bytes go in whole or fail with EAGAIN;
+  // a string is written without a Buffer of our own: latin1, one byte per char)
   const fd = f.nb ?? f.fd;
   let off: number;
-  try { off = fs.writeSync(fd, buf, 0, buf.length); } catch { return false; }
+  try { off = fs.writeSync(fd, data, null, 'latin1'); } catch { return false; }
+  if (off === data.length) return true;
+  const buf = Buffer.from(data, 'latin1');
   while (off < buf.length) {
     try { off += fs.writeSync(fd, buf, off, buf.length - off); } catch (e) { return e as Error; }
   }
