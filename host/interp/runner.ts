@@ -1568,7 +1568,9 @@ export class Shell {
    * the items run as caseClause runs them (a promise once a body needs one).
    */
   private caseSync(st: Stmt, c: CaseClause): number | Promise<number> | undefined {
-    if (!this.ex.canSync(c.Word) || !c.Items.every((it) => this.ex.canSyncAll(it.Patterns))) return undefined;
+    let sync = syncCases.get(c);
+    if (sync === undefined) syncCases.set(c, sync = this.ex.canSync(c.Word) && c.Items.every((it) => this.ex.canSyncAll(it.Patterns)));
+    if (!sync) return undefined;
     this.curPos = c.Case;
     let r: number | Promise<number>;
     // (an error, or break/continue/return from a body, goes to stmt() to handle as its own)
@@ -2430,6 +2432,9 @@ export function wordRange(w: Word): [number, number] | undefined {
   if (a === undefined || b === undefined || b <= a) return undefined;
   return [a, b];
 }
+
+/** caseSync's structural check per `case`: its word and every pattern expand synchronously. */
+const syncCases = new WeakMap<CaseClause, boolean>();
 
 /** Where bash numbers a statement: a simple command's is where its second word ends (its parser's lookahead). */
 function commandPos(st: Stmt): number {
