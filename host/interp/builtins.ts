@@ -755,20 +755,11 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
     }
     let v: Var | undefined;
     if (local) {
-      let ti = sh.scopes.length - 1;
-      while (ti > 0 && tempScopes.has(sh.scopes[ti]!)) ti--;
-      const top = sh.scopes[ti]!;
+      const top = localScope(sh);
       v = top.get(name);
       if (!v) {
-        const outer = sh.getVarRaw(name);
-        if (outer?.readonly) { await errOut(sh, variant, `${name}: readonly variable`); st = 1; continue; }
-        v = { local: true };
-        if (outer?.exported) v.exported = true; // bash: a local inherits only the export attribute
-        if (outer && variant !== 'local' && false) v = outer;
-        top.set(name, v);
-        if (outer && (on.has('a') || on.has('A')) === false && it.value === undefined && !it.arrayAssign) {
-          // `local x` leaves x unset (declared)
-        }
+        if (sh.getVarRaw(name)?.readonly) { await errOut(sh, variant, `${name}: readonly variable`); st = 1; continue; }
+        v = newLocal(sh, top, name); // (`local x` leaves x unset: declared)
       }
     } else {
       const raw = on.has('n') || off.has('n');
@@ -808,12 +799,8 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
       } else if (it.value !== undefined) {
         if (v.nameref && on.has('n')) { v.str = it.value; }
         else if (local) {
-          const saved = sh.scopes;
-          sh.scopes = [...saved, new Map([[name, v]])];
-          try {
-            if (it.index !== undefined) sh.setElem(name, it.index, it.value, it.append);
-            else sh.setVar(name, it.value, it.append);
-          } finally { sh.scopes = saved; }
+          const value = it.value, index = it.index;
+          withOnly(sh, name, v, () => { if (index !== undefined) sh.setElem(name, index, value, it.append); else sh.setVar(name, value, it.append); });
         } else if (it.index !== undefined) sh.setElem(name, it.index, it.value, it.append);
         else sh.setVar(name, it.value, it.append);
       }
@@ -871,6 +858,59 @@ for (const variant of ['declare', 'typeset', 'local', 'export', 'readonly']) {
 }
 
 /** Evaluates a DeclClause from the AST (keeps array literals and assignment words intact). */
+/** The scope `local` declares in: the function's own, under any prefix-assignment scopes. */
+function localScope(sh: Shell): Map<string, Var> {
+  let ti = sh.scopes.length - 1;
+  while (ti > 0 && tempScopes.has(sh.scopes[ti]!)) ti--;
+  return sh.scopes[ti]!;
+}
+
+/** A new local variable `name` in `top`; bash's local inherits only the export attribute. */
+function newLocal(sh: Shell, top: Map<string, Var>, name: string): Var {
+  const v: Var = { local: true };
+  if (sh.getVarRaw(name)?.exported) v.exported = true;
+  top.set(name, v);
+  return v;
+}
+
+/** Runs `fn` with `name` designating `v` (other names resolve as usual). */
+function withOnly(sh: Shell, name: string, v: Var, fn: () => void): void {
+  const saved = sh.scopes;
+  sh.scopes = [...saved, new Map([[name, v]])];
+  try { fn(); } finally { sh.scopes = saved; }
+}
+
+/**
+ * declare('local', items) without a promise for names (not all capitals: specials such as
+ * RANDOM or SECONDS take values their own way) with or without a value, when it has nothing to
+ * report: undefined, with nothing done, when a name is readonly or already local with an
+ * attribute that changes how a value is taken (integer, nameref, array).
+ */
+export function localSync(sh: Shell, items: DeclItem[]): number | undefined {
+  if (sh.funcDepth === 0 || items.length === 0) return undefined; // (`local` alone lists them)
+  const top = localScope(sh);
+  for (const it of items) {
+    const name = it.name;
+    if (name === undefined || it.index !== undefined || it.append || !LOCAL_NAME.test(name) || /^[A-Z0-9_]+$/.test(name)) return undefined;
+    const own = top.get(name);
+    if (own ? own.readonly || own.integer || own.nameref || own.arr || own.assoc : sh.getVarRaw(name)?.readonly) return undefined;
+  }
+  for (const it of items) {
+    const name = it.name!, value = it.value;
+    const v = top.get(name) ?? newLocal(sh, top, name);
+    if (value !== undefined) withOnly(sh, name, v, () => sh.setVar(name, value));
+  }
+  sh.lastArg = declLastArg('local', items);
+  return 0;
+}
+const LOCAL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+
+/** What a declaration leaves in `$_`: its last word as bash sees it (`declare a=(1 2)` leaves `a`). */
+export function declLastArg(variant: string, items: DeclItem[]): string {
+  const last = items[items.length - 1];
+  return !last ? variant : last.flag ?? (last.value !== undefined ? `${last.name}${last.index !== undefined ? `[${last.index}]` : ''}${last.append ? '+=' : '='}${last.value}` : last.name!);
+}
+
 export async function declClause(sh: Shell, variant: string, assigns: Assign[]): Promise<number> {
   const items: DeclItem[] = [];
   for (const a of assigns) {
@@ -890,9 +930,7 @@ export async function declClause(sh: Shell, variant: string, assigns: Assign[]):
     else if (!a.Naked) it.value = a.Value ? await sh.ex.literal(a.Value, 'assign') : '';
     items.push(it);
   }
-  // `$_`: the last word, as bash sees it (`declare a=(1 2)` leaves `a`)
-  const last = items[items.length - 1];
-  sh.lastArg = !last ? variant : last.flag ?? (last.value !== undefined ? `${last.name}${last.index !== undefined ? `[${last.index}]` : ''}${last.append ? '+=' : '='}${last.value}` : last.name!);
+  sh.lastArg = declLastArg(variant, items);
   return declare(sh, variant, items);
 }
 

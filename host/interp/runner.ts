@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
-  Tok, type ArithmExpr, type ArrayExpr, type Assign, type BinaryCmd, type CallExpr, type CaseClause, type Command, type File, type ForClause,
+  Tok, type ArithmExpr, type ArrayExpr, type Assign, type BinaryCmd, type CallExpr, type CaseClause, type Command, type DeclClause, type File, type ForClause, type IfClause,
   type ExtGlob, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
 } from './ast.ts';
 import { Arith, ArithError } from './arith.ts';
@@ -15,8 +15,8 @@ import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, Shel
 import { FdTable, OsFd, isSigPipe, makeFifoPath, makePipe, openFile, readAll, tryWriteSync, writeAll } from './io.ts';
 import { matchPattern } from './pattern.ts';
 import { parse, ParseError } from './parser.ts';
-import { arithTextWord, badAssigns, parseScript, rawArith, type DeferredParseError } from './reparse.ts';
-import { builtins, specialBuiltins, syncBuiltins, declClause, readLine, shellOptsString } from './builtins.ts';
+import { arithTextWord, badAssigns, declWords, parseScript, rawArith, type DeferredParseError } from './reparse.ts';
+import { builtins, specialBuiltins, syncBuiltins, declClause, declare, declLastArg, localSync, readLine, shellOptsString, type DeclItem } from './builtins.ts';
 import { runExternal, lookPath } from './exec.ts';
 import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from './registry.ts';
 import { evalTest, testSyncable, testTrace } from './test.ts';
@@ -1040,10 +1040,10 @@ export class Shell {
     if (!c || st.Redirs.length !== 0 || st.Negated || st.Background) return undefined;
     if (this.pendingSigs.length > 0 || this.traps.has('DEBUG') || this.opts.xtrace || this.cancelStatus.value !== 0 || this.jobKill.sig !== 0) return undefined;
     // (a declined statement's error or arguments wait for the stmt() that runs it next)
-    if (this.replayError !== undefined || this.replayArgs !== undefined) return undefined;
+    if (this.replayError !== undefined || this.replayArgs !== undefined || this.replayDecl !== undefined) return undefined;
     switch (c.type) {
       case 'CallExpr':
-        if (c.Args.length !== 0) return this.builtinSync(st, c);
+        if (c.Args.length !== 0) return this.commandSync(st, c);
         // (assignments without command substitution have status 0: no ERR trap, no errexit)
         if (!this.assignsOnlySync(c)) return undefined;
         this.startSync(st);
@@ -1060,6 +1060,16 @@ export class Shell {
         return c.Op === Tok.andAnd || c.Op === Tok.orOr ? this.andOrSync(st, c) : undefined;
       case 'CaseClause':
         return this.caseSync(st, c);
+      case 'Block':
+        this.curPos = st.Position;
+        return this.stmts(c.Stmts);
+      case 'DeclClause':
+        return this.localSync(st, c);
+      case 'IfClause': {
+        this.curPos = st.Position;
+        const r = this.ifFrom(c);
+        return typeof r === 'number' ? (this.status = r) : r.then((v) => (this.status = v));
+      }
       default:
         return undefined;
     }
@@ -1089,6 +1099,27 @@ export class Shell {
     return this.stmtSync(c.Y) ?? this.stmt(c.Y);
   }
 
+  /** `if`/`elif`/`else` from clause `cl` on: without a promise while its conditions and branch need none. */
+  private ifFrom(cl: IfClause | null): number | Promise<number> {
+    for (; cl; cl = cl.Else) {
+      if (cl.Cond.length === 0) return this.stmts(cl.Then); // else branch
+      let cond: number | Promise<number>;
+      this.noErrexit++;
+      try { cond = this.stmts(cl.Cond); } finally { this.noErrexit--; }
+      if (typeof cond !== 'number') return this.ifAfter(cl, cond);
+      if (cond === 0) return this.stmts(cl.Then);
+    }
+    return 0;
+  }
+
+  /** ifFrom once a condition went on with a promise (errexit stays off while it runs). */
+  private async ifAfter(cl: IfClause, pending: Promise<number>): Promise<number> {
+    let cond: number;
+    this.noErrexit++;
+    try { cond = await pending; } finally { this.noErrexit--; }
+    return cond === 0 ? this.stmts(cl.Then) : this.ifFrom(cl.Else);
+  }
+
   /** stmtSync's first steps, stmt()'s: the position, and the command $BASH_COMMAND shows. */
   private startSync(st: Stmt): void {
     this.curPos = commandPos(st);
@@ -1111,28 +1142,53 @@ export class Shell {
   }
 
   /**
-   * stmtSync for a simple command whose first word is the literal name of a SyncBuiltin (no
-   * function of that name, no prefix assignment) and whose words expand synchronously: the steps
-   * of stmt() and call() without a promise. When the builtin declines, its expanded arguments wait
-   * in `replayArgs` for the call() that stmt() makes next (expansions can have side effects).
+   * stmtSync for a simple command whose first word is the literal name of a function or a
+   * SyncBuiltin (no prefix assignment) and whose words expand synchronously: the steps of stmt()
+   * and call() without a promise, a function's body through callFunc (a promise once it needs
+   * one). When a builtin declines, its expanded arguments wait in `replayArgs` for the call()
+   * that stmt() makes next (expansions can have side effects).
    */
-  private builtinSync(st: Stmt, c: CallExpr): number | undefined {
+  private commandSync(st: Stmt, c: CallExpr): number | Promise<number> | undefined {
     const ps = c.Args[0]!.Parts, p0 = ps[0];
     const name = ps.length === 1 && p0?.type === 'Lit' ? p0.Value : '';
-    const b = syncBuiltins.get(name);
-    if (b === undefined || c.Assigns.length !== 0 || this.funcs.has(name) || this.opts.noexec || this.errexitArmed() || !this.ex.canSyncAll(c.Args)) return undefined;
+    const fn = this.funcs.get(name);
+    const b = fn === undefined ? syncBuiltins.get(name) : undefined;
+    if ((fn === undefined && b === undefined) || c.Assigns.length !== 0 || this.opts.noexec || this.errexitArmed() || !this.ex.canSyncAll(c.Args)) return undefined;
     this.startSync(st);
     this.lastSubstStatus = undefined;
-    let args: string[], status: number | undefined;
+    let args: string[], r: number | Promise<number> | undefined;
     try {
       args = this.ex.fieldsSync(c.Args);
       this.lastArg = args[args.length - 1]!;
-      status = b(this, args);
+      r = fn !== undefined ? this.callFunc(name, fn, args.slice(1)) : b!(this, args);
     } catch (e) { this.replayError = { e }; return undefined; }
-    if (status === undefined) { this.replayArgs = { c, args }; return undefined; }
-    return this.endSync(status);
+    if (r === undefined) { this.replayArgs = { c, args }; return undefined; }
+    if (typeof r === 'number') return this.endSync(r);
+    // (what the function's body rejects with goes to stmt() to handle as its own)
+    return r.then((v) => this.endSync(v), (e: unknown) => { this.replayError = { e }; return this.stmt(st); });
   }
-  /** Arguments builtinSync expanded for a builtin that declined to run without a promise. */
+  /**
+   * stmtSync for `local NAME[=VALUE]…` whose values expand synchronously (builtins' localSync).
+   * When localSync declines after the values were expanded, they wait in `replayDecl` for the
+   * declClause() that stmt() makes next.
+   */
+  private localSync(st: Stmt, c: DeclClause): number | undefined {
+    if (c.Variant.Value !== 'local' || c.Args.length === 0 || this.funcDepth === 0 || this.errexitArmed()) return undefined;
+    for (const a of c.Args) if (!a.Name || a.Index || a.Array || a.Append || (a.Naked && (a.Value || declWords.has(a.Name.Value))) || (a.Value && !this.ex.canSync(a.Value))) return undefined;
+    this.startSync(st);
+    const items: DeclItem[] = [];
+    let r: number | undefined;
+    try {
+      for (const a of c.Args) items.push({ name: a.Name!.Value, value: a.Naked ? undefined : a.Value ? this.ex.literalSync(a.Value, 'assign') : '' });
+      r = localSync(this, items);
+    } catch (e) { this.replayError = { e }; return undefined; }
+    if (r === undefined) { this.replayDecl = { c, items }; return undefined; }
+    return this.endSync(r);
+  }
+  /** Items localSync expanded for a `local` that declined to run without a promise. */
+  private replayDecl: { c: DeclClause; items: DeclItem[] } | undefined;
+
+  /** Arguments commandSync expanded for a builtin that declined to run without a promise. */
   private replayArgs: { c: CallExpr; args: string[] } | undefined;
 
   async stmt(st: Stmt): Promise<number> {
@@ -1243,9 +1299,14 @@ export class Shell {
     return printFunction(this.funcSrc.get(name) ?? this.source.src, name, body);
   }
 
-  async declClause(c: Extract<Command, { type: 'DeclClause' }>): Promise<number> {
+  async declClause(c: DeclClause): Promise<number> {
     let variant = c.Variant.Value;
     if (variant === 'nameref') variant = 'declare';
+    const replay = this.replayDecl;
+    if (replay !== undefined) {
+      this.replayDecl = undefined;
+      if (replay.c === c) { this.lastArg = declLastArg(variant, replay.items); return declare(this, variant, replay.items); }
+    }
     if (this.opts.xtrace) await this.trace([variant]);
     return declClause(this, c.Variant.Value === 'nameref' ? 'declare' : variant, c.Variant.Value === 'nameref' ? [{ type: 'Assign', Append: false, Naked: true, Name: null, Index: null, Value: { type: 'Word', Parts: [{ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: '-n' }] }, Array: null }, ...c.Args] : c.Args);
   }
@@ -1375,18 +1436,7 @@ export class Shell {
         }
         return this.pipeline(c);
       }
-      case 'IfClause': {
-        let cl: typeof c | null = c;
-        while (cl) {
-          if (cl.Cond.length === 0) return this.stmts(cl.Then); // else branch
-          this.noErrexit++;
-          let cond: number;
-          try { const r = this.stmts(cl.Cond); cond = typeof r === 'number' ? r : await r; } finally { this.noErrexit--; }
-          if (cond === 0) return this.stmts(cl.Then);
-          cl = cl.Else;
-        }
-        return 0;
-      }
+      case 'IfClause': return this.ifFrom(c);
       case 'WhileClause': {
         let st = 0;
         this.loopDepth++;
@@ -2178,47 +2228,64 @@ export class Shell {
     return this.external(args, temp);
   }
 
-  async callFunc(name: string, body: Stmt, args: string[]): Promise<number> {
-    const savedParams = this.params;
-    this.params = args;
-    this.scopes.push(new Map());
-    this.funcDepth++;
-    this.funcNames.push(name);
-    this.funcLines.push(this.lineOf(this.curPos));
-    const savedSource = this.source, savedPos = this.curPos, fsrc = this.funcSource.get(name);
-    if (fsrc && this.funcs.get(name) === body) this.source = fsrc;
-    const savedLoop = this.loopDepth;
-    this.loopDepth = 0;
-    // bash: a RETURN trap is not inherited by functions (no functrace); one set inside fires on return.
-    // Nor is the ERR trap without errtrace: one set inside is the function's, and stays after it
-    // unless it is unset again (then the caller's comes back).
-    const savedRet = this.traps.get('RETURN'), savedDebug = this.traps.get('DEBUG');
-    const savedErr = this.opts.errtrace ? undefined : this.traps.get('ERR');
-    if (savedRet !== undefined) this.traps.delete('RETURN');
-    if (savedDebug !== undefined) this.traps.delete('DEBUG');
-    if (savedErr !== undefined) this.traps.delete('ERR');
-    let st: number;
+  /**
+   * Runs a function: without a promise when stmtSync takes its body whole and no RETURN trap is
+   * set when it ends, else the rest through a promise (finishFunc).
+   */
+  callFunc(name: string, body: Stmt, args: string[]): number | Promise<number> {
+    const f = this.enterFunc(name, body, args);
+    let r: number | Promise<number> | undefined;
+    try { r = this.stmtSync(body); } catch (e) { this.leaveFunc(f); throw e; }
+    if (typeof r === 'number' && !this.traps.has('RETURN')) { this.leaveFunc(f); return r; }
+    return this.finishFunc(f, r ?? this.stmt(body));
+  }
+
+  /** callFunc once its body went on with a promise: `return`, the RETURN trap, then leaveFunc. */
+  private async finishFunc(f: FuncFrame, body: number | Promise<number>): Promise<number> {
     try {
-      try {
-        st = await this.stmt(body);
-      } catch (e) {
+      let st: number;
+      try { st = await body; } catch (e) {
         if (e instanceof ReturnSignal) st = e.status;
         else throw e;
       }
       await this.returnTrap();
       return st;
-    } finally {
-      if (savedRet !== undefined) this.traps.set('RETURN', savedRet);
-      if (savedDebug !== undefined) this.traps.set('DEBUG', savedDebug);
-      if (savedErr !== undefined && !this.traps.has('ERR')) this.traps.set('ERR', savedErr);
-      this.loopDepth = savedLoop;
-      this.source = savedSource; this.curPos = savedPos;
-      this.funcNames.pop();
-      this.funcLines.pop();
-      this.funcDepth--;
-      this.scopes.pop();
-      this.params = savedParams;
-    }
+    } finally { this.leaveFunc(f); }
+  }
+
+  /** A function's frame: parameters, a scope, FUNCNAME/BASH_LINENO entries, its source, its traps. */
+  private enterFunc(name: string, body: Stmt, args: string[]): FuncFrame {
+    const f: FuncFrame = { params: this.params, source: this.source, pos: this.curPos, loop: this.loopDepth, ret: this.traps.get('RETURN'), debug: this.traps.get('DEBUG'), err: undefined, lastArg: args.length ? args[args.length - 1]! : name };
+    this.params = args;
+    this.scopes.push(new Map());
+    this.funcDepth++;
+    this.funcNames.push(name);
+    this.funcLines.push(this.lineOf(this.curPos));
+    const fsrc = this.funcSource.get(name);
+    if (fsrc && this.funcs.get(name) === body) this.source = fsrc;
+    this.loopDepth = 0;
+    // bash: a RETURN trap is not inherited by functions (no functrace); one set inside fires on return.
+    // Nor is the ERR trap without errtrace: one set inside is the function's, and stays after it
+    // unless it is unset again (then the caller's comes back).
+    if (!this.opts.errtrace) f.err = this.traps.get('ERR');
+    if (f.ret !== undefined) this.traps.delete('RETURN');
+    if (f.debug !== undefined) this.traps.delete('DEBUG');
+    if (f.err !== undefined) this.traps.delete('ERR');
+    return f;
+  }
+
+  private leaveFunc(f: FuncFrame): void {
+    if (f.ret !== undefined) this.traps.set('RETURN', f.ret);
+    if (f.debug !== undefined) this.traps.set('DEBUG', f.debug);
+    if (f.err !== undefined && !this.traps.has('ERR')) this.traps.set('ERR', f.err);
+    this.loopDepth = f.loop;
+    this.source = f.source; this.curPos = f.pos;
+    this.funcNames.pop();
+    this.funcLines.pop();
+    this.funcDepth--;
+    this.scopes.pop();
+    this.params = f.params;
+    this.lastArg = f.lastArg; // ($_ is the call's last word again, not the body's)
   }
 
   async callPrivate(pc: PrivateCommand, args: string[]): Promise<number> {
@@ -2431,6 +2498,12 @@ export function wordRange(w: Word): [number, number] | undefined {
   const a = partStart(first), b = partEnd(last);
   if (a === undefined || b === undefined || b <= a) return undefined;
   return [a, b];
+}
+
+/** What enterFunc changed and leaveFunc puts back. */
+interface FuncFrame {
+  params: string[]; source: SourceInfo; pos: number; loop: number;
+  ret: string | undefined; debug: string | undefined; err: string | undefined; lastArg: string;
 }
 
 /** caseSync's structural check per `case`: its word and every pattern expand synchronously. */
