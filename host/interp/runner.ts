@@ -2235,10 +2235,17 @@ export class Shell {
   callFunc(name: string, body: Stmt, args: string[]): number | Promise<number> {
     const f = this.enterFunc(name, body, args);
     let r: number | Promise<number> | undefined;
-    try { r = this.stmtSync(body); } catch (e) { this.leaveFunc(f); throw e; }
+    // Each level of recursion without a promise costs a few dozen JavaScript frames: past
+    // SYNC_CALLS levels the body starts from a fresh stack, in a microtask.
+    if (this.syncCalls >= SYNC_CALLS) return this.finishFunc(f, Promise.resolve().then(() => this.stmt(body)));
+    this.syncCalls++;
+    try { r = this.stmtSync(body); } catch (e) { this.leaveFunc(f); throw e; } finally { this.syncCalls--; }
     if (typeof r === 'number' && !this.traps.has('RETURN')) { this.leaveFunc(f); return r; }
     return this.finishFunc(f, r ?? this.stmt(body));
   }
+
+  /** Function calls in progress on the JavaScript stack (callFunc without a promise). */
+  private syncCalls = 0;
 
   /** callFunc once its body went on with a promise: `return`, the RETURN trap, then leaveFunc. */
   private async finishFunc(f: FuncFrame, body: number | Promise<number>): Promise<number> {
@@ -2499,6 +2506,9 @@ export function wordRange(w: Word): [number, number] | undefined {
   if (a === undefined || b === undefined || b <= a) return undefined;
   return [a, b];
 }
+
+/** How many function calls callFunc nests on the JavaScript stack before it takes a promise. */
+const SYNC_CALLS = 64;
 
 /** What enterFunc changed and leaveFunc puts back. */
 interface FuncFrame {
