@@ -1136,6 +1136,12 @@ export class Shell {
   /** An error of stmtSync, thrown again by the stmt() that runs the same statement next. */
   private replayError: { e: unknown } | undefined;
 
+  /** Hands what a statement stmtSync began rejected with to stmt(), to handle as its own. */
+  private replayIn(st: Stmt, e: unknown): Promise<number> {
+    this.replayError = { e };
+    return this.stmt(st);
+  }
+
   /** Whether a failing status would set off errexit or the ERR trap (stmt() handles those). */
   private errexitArmed(): boolean {
     return this.noErrexit === 0 && (this.opts.errexit || this.traps.has('ERR'));
@@ -1165,7 +1171,7 @@ export class Shell {
     if (r === undefined) { this.replayArgs = { c, args }; return undefined; }
     if (typeof r === 'number') return this.endSync(r);
     // (what the function's body rejects with goes to stmt() to handle as its own)
-    return r.then((v) => this.endSync(v), (e: unknown) => { this.replayError = { e }; return this.stmt(st); });
+    return r.then((v) => this.endSync(v), (e: unknown) => this.replayIn(st, e));
   }
   /**
    * stmtSync for `local NAME[=VALUE]…` whose values expand synchronously (builtins' localSync).
@@ -1626,7 +1632,7 @@ export class Shell {
     // (an error, or break/continue/return from a body, goes to stmt() to handle as its own)
     try { r = this.caseFrom(c, this.ex.literalSync(c.Word), 0, false, 0); } catch (e) { this.replayError = { e }; return undefined; }
     if (typeof r === 'number') return (this.status = r);
-    return r.then((v) => (this.status = v), (e: unknown) => { this.replayError = { e }; return this.stmt(st); });
+    return r.then((v) => (this.status = v), (e: unknown) => this.replayIn(st, e));
   }
 
   /**
