@@ -643,6 +643,20 @@ def(['return'], async (sh, args) => {
   if (sh.funcDepth === 0 && !sh.sourcing) { await errOut(sh, 'return', "can only `return' from a function or sourced script"); return 2; }
   throw new ReturnSignal(v);
 });
+// `return [N]` in a function, `break [N]`/`continue [N]` in a loop, without a promise: they
+// throw their signal at once (Shell.commandSync lets it through); anything to report declines.
+syncBuiltins.set('return', (sh, args) => {
+  const v = statusArg(sh, args[1], 'return');
+  if (typeof v === 'string' || args.length > 2 || (sh.funcDepth === 0 && !sh.sourcing)) return undefined;
+  throw new ReturnSignal(v);
+});
+for (const kind of ['break', 'continue'] as const) {
+  syncBuiltins.set(kind, (sh, args) => {
+    const n = args[1] === undefined ? 1 : /^\s*[-+]?\d+\s*$/.test(args[1]) ? Number(args[1]) : 0;
+    if (sh.loopDepth === 0 || args.length > 2 || n < 1) return undefined;
+    throw new LoopSignal(kind, Math.min(n, sh.loopDepth));
+  });
+}
 for (const kind of ['break', 'continue'] as const) {
   def([kind], async (sh, args) => {
     let n = 1;

@@ -1167,7 +1167,12 @@ export class Shell {
       args = this.ex.fieldsSync(c.Args);
       this.lastArg = args[args.length - 1]!;
       r = fn !== undefined ? this.callFunc(name, fn, args.slice(1)) : b!(this, args);
-    } catch (e) { this.replayError = { e }; return undefined; }
+    } catch (e) {
+      // (return, break and continue unwind to their function or loop as they would from stmt())
+      if (e instanceof ReturnSignal || e instanceof LoopSignal) throw e;
+      this.replayError = { e };
+      return undefined;
+    }
     if (r === undefined) { this.replayArgs = { c, args }; return undefined; }
     if (typeof r === 'number') return this.endSync(r);
     // (what the function's body rejects with goes to stmt() to handle as its own)
@@ -2245,7 +2250,10 @@ export class Shell {
     // SYNC_CALLS levels the body starts from a fresh stack, in a microtask.
     if (this.syncCalls >= SYNC_CALLS) return this.finishFunc(f, Promise.resolve().then(() => this.stmt(body)));
     this.syncCalls++;
-    try { r = this.stmtSync(body); } catch (e) { this.leaveFunc(f); throw e; } finally { this.syncCalls--; }
+    try { r = this.stmtSync(body); } catch (e) {
+      if (!(e instanceof ReturnSignal)) { this.leaveFunc(f); throw e; }
+      r = e.status;
+    } finally { this.syncCalls--; }
     if (typeof r === 'number' && !this.traps.has('RETURN')) { this.leaveFunc(f); return r; }
     return this.finishFunc(f, r ?? this.stmt(body));
   }
