@@ -905,7 +905,7 @@ export function localSync(sh: Shell, items: DeclItem[]): number | undefined {
   const top = localScope(sh);
   for (const it of items) {
     const name = it.name;
-    if (name === undefined || it.index !== undefined || it.append || !LOCAL_NAME.test(name) || /^[A-Z0-9_]+$/.test(name)) return undefined;
+    if (name === undefined || it.index !== undefined || it.append || !PLAIN_NAME.test(name) || /^[A-Z0-9_]+$/.test(name)) return undefined;
     const own = top.get(name);
     if (own ? own.readonly || own.integer || own.nameref || own.arr || own.assoc : sh.getVarRaw(name)?.readonly) return undefined;
   }
@@ -917,7 +917,6 @@ export function localSync(sh: Shell, items: DeclItem[]): number | undefined {
   sh.lastArg = declLastArg('local', items);
   return 0;
 }
-const LOCAL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
 /** What a declaration leaves in `$_`: its last word as bash sees it (`declare a=(1 2)` leaves `a`). */
 export function declLastArg(variant: string, items: DeclItem[]): string {
