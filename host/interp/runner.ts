@@ -1057,7 +1057,9 @@ export class Shell {
         this.startSync(st);
         try { return this.endSync(evalTest(this, c.X) as number); } catch (e) { this.replayError = { e }; return undefined; }
       case 'BinaryCmd':
-        return c.Op === Tok.andAnd || c.Op === Tok.orOr ? this.andOrSync(st, c) : undefined;
+        if (c.Op !== Tok.andAnd && c.Op !== Tok.orOr) return undefined;
+        this.curPos = st.Position;
+        return this.andOr(c);
       case 'CaseClause':
         return this.caseSync(st, c);
       case 'Block':
@@ -1076,21 +1078,19 @@ export class Shell {
   }
 
   /**
-   * stmtSync for `x && y` / `x || y`: cmd()'s steps, each side through stmtSync. undefined when
-   * stmtSync declines `x` (nothing of this statement done); a promise when it declines `y`, which
-   * runs through stmt() after `x` ran.
+   * `x && y` / `x || y` (cmd() and stmtSync): each side through stmtSync, else stmt(); a promise
+   * only once a side needs one. errexit is off while `x` runs.
    */
-  private andOrSync(st: Stmt, c: BinaryCmd): number | Promise<number> | undefined {
-    this.curPos = st.Position;
-    let x: number | Promise<number> | undefined;
+  private andOr(c: BinaryCmd): number | Promise<number> {
+    let x: number | Promise<number>;
     this.noErrexit++;
-    try { x = this.stmtSync(c.X); } finally { this.noErrexit--; }
-    if (typeof x !== 'number') return x === undefined ? undefined : this.andOrRest(c, x);
+    try { x = this.stmtSync(c.X) ?? this.stmt(c.X); } finally { this.noErrexit--; }
+    if (typeof x !== 'number') return this.andOrRest(c, x);
     if ((c.Op === Tok.andAnd) !== (x === 0)) return x;
     return this.stmtSync(c.Y) ?? this.stmt(c.Y);
   }
 
-  /** andOrSync once `x` (a nested list) went on with a promise: as cmd() does. */
+  /** andOr once `x` went on with a promise (errexit stays off until it ends). */
   private async andOrRest(c: BinaryCmd, pending: Promise<number>): Promise<number> {
     let x: number;
     this.noErrexit++;
@@ -1438,14 +1438,7 @@ export class Shell {
       case 'Block': return this.stmts(c.Stmts);
       case 'Subshell': return this.runSubshell((s) => s.stmts(c.Stmts));
       case 'BinaryCmd': {
-        if (c.Op === Tok.andAnd || c.Op === Tok.orOr) {
-          this.noErrexit++;
-          let x: number;
-          try { const q = this.stmtSync(c.X); x = typeof q === 'number' ? q : await (q ?? this.stmt(c.X)); } finally { this.noErrexit--; }
-          if ((c.Op === Tok.andAnd) === (x === 0)) return this.stmtSync(c.Y) ?? this.stmt(c.Y);
-          return x;
-        }
-        return this.pipeline(c);
+        return c.Op === Tok.andAnd || c.Op === Tok.orOr ? this.andOr(c) : this.pipeline(c);
       }
       case 'IfClause': return this.ifFrom(c);
       case 'WhileClause': {
