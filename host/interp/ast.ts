@@ -44,7 +44,7 @@ export interface SglQuoted { type: 'SglQuoted'; Left: Pos; Dollar: boolean; Valu
 export interface DblQuoted { type: 'DblQuoted'; Left: Pos; Dollar: boolean; Parts: WordPart[] }
 export interface CmdSubst { type: 'CmdSubst'; Left: Pos; Stmts: Stmt[]; Backquotes: boolean }
 export interface ParamExp {
-  type: 'ParamExp'; Dollar: Pos; Short: boolean; Excl: boolean; Length: boolean; Width: boolean;
+  type: 'ParamExp'; Dollar: Pos; Rbrace: Pos; Short: boolean; Excl: boolean; Length: boolean; Width: boolean;
   Param: Lit; Index: ArithmExpr | null; Slice: Slice | null; Repl: Replace | null; Names: number; Exp: Expansion | null;
 }
 export interface Slice { type: 'Slice'; Offset: ArithmExpr | null; Length: ArithmExpr | null }

@@ -4,12 +4,23 @@
 import { createRequire } from 'node:module';
 import type { File } from './ast.ts';
 import { findEmptyBody } from './empty-body-check.ts';
+import { fastParse } from './fast-parser.ts';
 
 interface GoParser { Parse(src: string, name: string): { __internal_object__: unknown } }
 interface MvdanSh { syntax: { NewParser(...opts: unknown[]): GoParser; Variant(v: number): unknown; IsIncomplete(e: unknown): boolean } }
 
 let sh: MvdanSh | undefined;
 const parsers = new Map<number, GoParser>();
+let loader: (() => unknown) | undefined;
+
+/**
+ * How to load mvdan-sh instead of `require` (the startup snapshot, which leaves it out: see
+ * mvdan-lazy.ts). Called before anything is parsed.
+ */
+export function setMvdanLoader(load: () => unknown): void { loader = load; }
+
+/** Whether mvdan-sh has been loaded (the snapshot's build checks that it was not). */
+export function mvdanLoaded(): boolean { return sh !== undefined; }
 
 function load(): MvdanSh {
   if (sh) return sh;
@@ -19,7 +30,8 @@ function load(): MvdanSh {
   const limit = Error.stackTraceLimit;
   try {
     // a direct `require('mvdan-sh')` lets the CJS bundle (scripts/build-interp.mjs) inline it
-    sh = (typeof require === 'function' ? require('mvdan-sh') : createRequire(import.meta.url)('mvdan-sh')) as MvdanSh;
+    if (loader) sh = loader() as MvdanSh;
+    else sh = (typeof require === 'function' ? require('mvdan-sh') : createRequire(import.meta.url)('mvdan-sh')) as MvdanSh;
   } finally {
     Error.stackTraceLimit = limit;
     if (hadRequire) g['require'] = oldRequire; else delete g['require'];
@@ -80,8 +92,19 @@ export class ParseError extends Error {
   }
 }
 
-/** Parses `src` (a normal JS string). Lit values in the result are UTF-8 byte strings. */
+/**
+ * Parses `src` (a normal JS string). Lit values in the result are UTF-8 byte strings. The scripts
+ * fast-parser.ts understands completely never load mvdan-sh; it declines anything else.
+ */
 export function parse(src: string, posix = false): File {
+  const file = fastParse(utf8Bytes(src), posix) ?? mvdanParse(src, posix);
+  return checkedBodies(src, file);
+}
+
+const utf8Bytes = (s: string): string => (/^[\x00-\x7f]*$/.test(s) ? s : Buffer.from(s, 'utf8').toString('latin1'));
+
+/** Parses with mvdan-sh alone (differential tests compare fast-parser.ts with it). */
+export function mvdanParse(src: string, posix = false): File {
   const p = parserFor(posix);
   let f: { __internal_object__: unknown };
   const stand = src.includes('\r') ? crFree(src) : undefined;
@@ -102,6 +125,10 @@ export function parse(src: string, posix = false): File {
   crStandIn = stand;
   let file: File;
   try { file = raw(f.__internal_object__) as File; } finally { crStandIn = undefined; }
+  return file;
+}
+
+function checkedBodies(src: string, file: File): File {
   const empty = findEmptyBody(file);
   if (empty) {
     const before = Buffer.from(src).subarray(0, empty.offset).toString('latin1');

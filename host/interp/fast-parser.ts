@@ -1,0 +1,1382 @@
+// A parser of our own for the scripts it understands completely, so that `echo hi` and most
+// scripts a model writes never load mvdan-sh (whose GopherJS heap is most of the interpreter's
+// start-up time: doc/interpreter.md, Cold start). It returns exactly the JSON AST that parser.ts
+// gets from mvdan-sh v3.5.1 — same nodes, fields, byte offsets and mvdan's own quirks (a heredoc
+// body ends at its last line's newline, `$10` is `$1` then `0`, `"x"2>f` ends the word before
+// `2`) — and declines (returns undefined) anything else: every syntax error, and the constructs it
+// does not know (backquotes, arrays and indexes, `${!x}`, `=~`, extglobs, process substitution,
+// `let`, `time`, `coproc`, `select`, `{fd}>` redirections, line continuations anywhere but
+// between and inside plain words). test/interp/fast-parser.test.ts holds it to mvdan-sh over
+// every fixture script, a corpus of snippets and mutations of them.
+//
+// Input is the script's UTF-8 bytes as a latin1 string; offsets are byte offsets.
+import type {
+  ArithmExpr, Assign, CallExpr, CaseItem, Command, DblQuoted, File, Lit, ParamExp, Redirect, Stmt,
+  TestExpr, Word, WordPart,
+} from './ast.ts';
+
+// Token codes are mvdan/sh v3.5.1's (syntax/tokens.go), so operators go into the AST as they are.
+const EOF: number = 1, NEWL: number = 2, LIT: number = 3, LITWORD: number = 4, LITREDIR: number = 5, SGLQUOTE: number = 6, DBLQUOTE: number = 7;
+const AND: number = 9, ANDAND: number = 10, OROR: number = 11, OR: number = 12, ORAND: number = 13;
+const DOLLAR: number = 14, DOLLSGLQUOTE: number = 15, DOLLBRACE: number = 17, DOLLPAREN: number = 19, DOLLDBLPAREN: number = 20;
+const LEFTBRACK: number = 21, LEFTPAREN: number = 23, DBLLEFTPAREN: number = 24, RIGHTBRACE: number = 25, RIGHTBRACK: number = 26, RIGHTPAREN: number = 27;
+const SEMICOLON: number = 29, DBLSEMICOLON: number = 30, SEMIAND: number = 31, DBLSEMIAND: number = 32;
+const EXCLMARK: number = 34, TILDE: number = 35, ADDADD: number = 36, SUBSUB: number = 37, STAR: number = 38, POWER: number = 39, EQUAL: number = 40, NEQUAL: number = 41;
+const LEQUAL: number = 42, GEQUAL: number = 43, ADDASSGN: number = 44, SHRASSGN: number = 53;
+const RDROUT: number = 54, APPOUT: number = 55, RDRIN: number = 56, RDRINOUT: number = 57, DPLIN: number = 58, DPLOUT: number = 59, CLBOUT: number = 60;
+const HDOC: number = 61, DASHHDOC: number = 62, WORDHDOC: number = 63, RDRALL: number = 64, APPALL: number = 65;
+const PLUS: number = 68, COLPLUS: number = 69, MINUS: number = 70, COLMINUS: number = 71, QUEST: number = 72, COLQUEST: number = 73, ASSGN: number = 74, COLASSGN: number = 75;
+const PERC: number = 76, DBLPERC: number = 77, HASH: number = 78, DBLHASH: number = 79, CARET: number = 80, DBLCARET: number = 81, COMMA: number = 82, DBLCOMMA: number = 83;
+const AT: number = 84, SLASH: number = 85, DBLSLASH: number = 86, COLON: number = 87;
+
+/** What the lexer is reading (mvdan's quote states, those we support). */
+const enum Mode { Reg, Test, DblQuotes, ParamName, ParamExp, ParamRepl, Arith, Slice, HdocWord }
+
+const DECLINE = new Error('fast parser declines');
+const decline = (): never => { throw DECLINE; };
+
+/** Parses `bytes`, or returns undefined when mvdan-sh must (see the header). Never throws. */
+export function fastParse(bytes: string, posix: boolean): File | undefined {
+  // NULs (mvdan skips them), carriage returns (parser.ts's stand-in byte), a line continuation
+  // right after a backslash (mvdan and bash read it differently): all mvdan's. So are backquotes,
+  // wherever the lexers below meet one outside single quotes, quoted here-documents and comments.
+  if (/[\0\r]|\\\\\n/.test(bytes)) return undefined;
+  try {
+    return new Parser(bytes, posix).file();
+  } catch (e) {
+    if (e === DECLINE) return undefined;
+    throw e;
+  }
+}
+
+interface PendingHdoc { r: Redirect; dash: boolean; quoted: boolean; stop: string }
+
+class Parser {
+  private i = 0;            // index of the current (unread) byte
+  private tok = EOF;
+  private val = '';
+  private pos = 0;          // start offset of the current token
+  private spaced = false;   // blanks before the current token
+  private eqlOffs = -1;     // index of the first `=` in a plain literal token
+  private mode = Mode.Reg;
+  private subDepth = 0;     // inside `$( )`/`( )`: `)` ends a statement list
+  private inCase = false;   // `;;` ends a statement list
+  private hdocs: PendingHdoc[] = [];
+
+  constructor(private readonly s: string, private readonly posix: boolean) {}
+
+  // ---- characters ----------------------------------------------------------------------------
+
+  private c(i = this.i): string { return this.s[i] ?? ''; }
+  /** A backslash-newline: a line continuation wherever the lexer meets it. */
+  private cont(i = this.i): boolean { return this.s.charCodeAt(i) === 92 && this.s.charCodeAt(i + 1) === 10; }
+  /** mvdan's position of the byte at `i`: a line continuation is at its newline. */
+  private at(i = this.i): number { return this.cont(i) ? i + 1 : i; }
+
+  // ---- tokens --------------------------------------------------------------------------------
+
+  private next(): void {
+    this.spaced = false;
+    if (this.mode === Mode.DblQuotes || this.mode === Mode.ParamExp || this.mode === Mode.ParamRepl) return this.nextKeepSpaces();
+    for (;;) {
+      if (this.i >= this.s.length) { this.tok = EOF; this.pos = this.s.length; return; }
+      if (this.cont()) { this.i += 2; continue; }
+      const ch = this.c();
+      if (ch === ' ' || ch === '\t') { this.spaced = true; this.i++; continue; }
+      if (ch === '\n') {
+        this.i++;
+        if (this.tok === NEWL) continue;
+        if (this.mode !== Mode.Reg && this.mode !== Mode.Test && this.mode !== Mode.HdocWord) decline(); // in ${ } or arithmetic
+        this.spaced = true;
+        this.tok = NEWL;
+        if (this.hdocs.length && this.mode !== Mode.HdocWord) this.readHdocs();
+        return;
+      }
+      if (ch === '#' && (this.mode === Mode.Reg || this.mode === Mode.Test || this.mode === Mode.HdocWord)) {
+        const nl = this.s.indexOf('\n', this.i);
+        const end = nl < 0 ? this.s.length : nl;
+        if (this.s.charCodeAt(end - 1) === 92) decline(); // the comment would end at the continuation
+        this.i = end;
+        continue;
+      }
+      break;
+    }
+    this.pos = this.i;
+    const ch = this.c();
+    switch (this.mode) {
+      case Mode.Reg: case Mode.Test: case Mode.HdocWord:
+        if (';"\'()$|&><'.includes(ch)) this.tok = this.regToken(ch);
+        else if ('?*+@!'.includes(ch) && this.c(this.i + 1) === '(') decline(); // extglob
+        else this.litNone();
+        return;
+      case Mode.Arith: case Mode.Slice:
+        if ('+-!~*/%()^<>:=,?|&[]#'.includes(ch)) { this.tok = this.arithToken(ch); return; }
+        if (this.mode === Mode.Slice && '}@'.includes(ch)) { this.tok = this.paramToken(ch); return; }
+        if (';"\'$'.includes(ch)) { this.tok = this.regToken(ch); return; }
+        this.litOther();
+        return;
+      case Mode.ParamName:
+        if ('}#!:-+=?%[]/^,@*'.includes(ch)) { this.tok = this.paramToken(ch); return; }
+        if (ch === '$') { this.tok = this.regToken(ch); return; }
+        if (';"\'()|&><'.includes(ch)) decline();
+        this.litOther();
+        return;
+    }
+  }
+
+  private nextKeepSpaces(): void {
+    while (this.cont()) this.i += 2;
+    this.pos = this.i;
+    if (this.i >= this.s.length) { this.tok = EOF; return; }
+    const ch = this.c();
+    if (this.mode === Mode.DblQuotes) {
+      if (ch === '"') { this.i++; this.tok = DBLQUOTE; return; }
+      if (ch === '$') { this.tok = this.dollarToken(true); return; }
+      this.litDquote();
+      return;
+    }
+    if (ch === '}' || (ch === '/' && this.mode === Mode.ParamRepl)) { this.tok = this.paramToken(ch); return; }
+    if ('"\'$'.includes(ch)) { this.tok = this.regToken(ch); return; }
+    this.litOther();
+  }
+
+  private regToken(ch: string): number {
+    const n1 = this.c(this.i + 1), n2 = this.c(this.i + 2);
+    switch (ch) {
+      case '\'': this.i++; return SGLQUOTE;
+      case '"': this.i++; return DBLQUOTE;
+      case '$': return this.dollarToken(false);
+      case '&':
+        if (n1 === '&') { this.i += 2; return ANDAND; }
+        if (n1 === '>' && !this.posix) { if (n2 === '>') { this.i += 3; return APPALL; } this.i += 2; return RDRALL; }
+        this.i++; return AND;
+      case '|':
+        if (n1 === '|') { this.i += 2; return OROR; }
+        if (n1 === '&' && !this.posix) { this.i += 2; return ORAND; }
+        this.i++; return OR;
+      case '(':
+        if (n1 === '(' && !this.posix && this.mode !== Mode.Test) { this.i += 2; return DBLLEFTPAREN; }
+        this.i++; return LEFTPAREN;
+      case ')': this.i++; return RIGHTPAREN;
+      case ';':
+        if (n1 === ';') { if (n2 === '&' && !this.posix) { this.i += 3; return DBLSEMIAND; } this.i += 2; return DBLSEMICOLON; }
+        if (n1 === '&' && !this.posix) { this.i += 2; return SEMIAND; }
+        if (n1 === '|') decline();
+        this.i++; return SEMICOLON;
+      case '<':
+        if (this.cont(this.i + 1)) decline();
+        if (n1 === '<') {
+          if (this.cont(this.i + 2)) decline();
+          if (n2 === '-') { this.i += 3; return DASHHDOC; }
+          if (n2 === '<' && !this.posix) { this.i += 3; return WORDHDOC; }
+          this.i += 2; return HDOC;
+        }
+        if (n1 === '>') { this.i += 2; return RDRINOUT; }
+        if (n1 === '&') { this.i += 2; return DPLIN; }
+        if (n1 === '(' && !this.posix) decline(); // process substitution
+        this.i++; return RDRIN;
+      default: // '>'
+        if (this.cont(this.i + 1)) decline();
+        if (n1 === '>') { this.i += 2; return APPOUT; }
+        if (n1 === '&') { this.i += 2; return DPLOUT; }
+        if (n1 === '|') { this.i += 2; return CLBOUT; }
+        if (n1 === '(' && !this.posix) decline();
+        this.i++; return RDROUT;
+    }
+  }
+
+  /** `$` and what it opens. In double quotes `$'`/`$"` are a plain `$`. */
+  private dollarToken(dq: boolean): number {
+    const n1 = this.c(this.i + 1);
+    if (this.cont(this.i + 1)) decline();
+    if (!dq && n1 === '\'' && !this.posix) { this.i += 2; return DOLLSGLQUOTE; }
+    if (!dq && n1 === '"' && !this.posix) decline(); // $"…"
+    if (n1 === '{') { this.i += 2; return DOLLBRACE; }
+    if (n1 === '[' && !this.posix && this.mode !== Mode.ParamName) decline(); // $[…]
+    if (n1 === '(') {
+      if (this.cont(this.i + 2)) decline();
+      if (this.c(this.i + 2) === '(') { this.i += 3; return DOLLDBLPAREN; }
+      this.i += 2; return DOLLPAREN;
+    }
+    this.i++;
+    return DOLLAR;
+  }
+
+  private paramToken(ch: string): number {
+    const n1 = this.c(this.i + 1);
+    if (this.cont(this.i + 1)) decline();
+    const two = (t: number): number => { this.i += 2; return t; };
+    const one = (t: number): number => { this.i += 1; return t; };
+    switch (ch) {
+      case '}': return one(RIGHTBRACE);
+      case ':':
+        if (n1 === '+') return two(COLPLUS);
+        if (n1 === '-') return two(COLMINUS);
+        if (n1 === '?') return two(COLQUEST);
+        if (n1 === '=') return two(COLASSGN);
+        return one(COLON);
+      case '+': return one(PLUS);
+      case '-': return one(MINUS);
+      case '?': return one(QUEST);
+      case '=': return one(ASSGN);
+      case '%': return n1 === '%' ? two(DBLPERC) : one(PERC);
+      case '#': return n1 === '#' ? two(DBLHASH) : one(HASH);
+      case '!': return one(EXCLMARK);
+      case '[': return one(LEFTBRACK);
+      case ']': return one(RIGHTBRACK);
+      case '/': return n1 === '/' && this.mode !== Mode.ParamRepl ? two(DBLSLASH) : one(SLASH);
+      case '^': return n1 === '^' ? two(DBLCARET) : one(CARET);
+      case ',': return n1 === ',' ? two(DBLCOMMA) : one(COMMA);
+      case '@': return one(AT);
+      default: return one(STAR);
+    }
+  }
+
+  private arithToken(ch: string): number {
+    const n1 = this.c(this.i + 1), n2 = this.c(this.i + 2);
+    if (this.cont(this.i + 1)) decline();
+    const k = (len: number, t: number): number => { this.i += len; return t; };
+    switch (ch) {
+      case '!': return n1 === '=' ? k(2, NEQUAL) : k(1, EXCLMARK);
+      case '=': return n1 === '=' ? k(2, EQUAL) : k(1, ASSGN);
+      case '~': return k(1, TILDE);
+      case '(': return k(1, LEFTPAREN);
+      case ')': return k(1, RIGHTPAREN);
+      case '&': return n1 === '&' ? k(2, ANDAND) : n1 === '=' ? k(2, 49) : k(1, AND);
+      case '|': return n1 === '|' ? k(2, OROR) : n1 === '=' ? k(2, 50) : k(1, OR);
+      case '<':
+        if (n1 === '<') { if (this.cont(this.i + 2)) decline(); return n2 === '=' ? k(3, 52) : k(2, HDOC); }
+        return n1 === '=' ? k(2, LEQUAL) : k(1, RDRIN);
+      case '>':
+        if (n1 === '>') { if (this.cont(this.i + 2)) decline(); return n2 === '=' ? k(3, SHRASSGN) : k(2, APPOUT); }
+        return n1 === '=' ? k(2, GEQUAL) : k(1, RDROUT);
+      case '+': return n1 === '+' ? k(2, ADDADD) : n1 === '=' ? k(2, ADDASSGN) : k(1, PLUS);
+      case '-': return n1 === '-' ? k(2, SUBSUB) : n1 === '=' ? k(2, 45) : k(1, MINUS);
+      case '%': return n1 === '=' ? k(2, 48) : k(1, PERC);
+      case '*': return n1 === '*' ? k(2, POWER) : n1 === '=' ? k(2, 46) : k(1, STAR);
+      case '/': return n1 === '=' ? k(2, 47) : k(1, SLASH);
+      case '^': return n1 === '=' ? k(2, 51) : k(1, CARET);
+      case '[': return k(1, LEFTBRACK);
+      case ']': return k(1, RIGHTBRACK);
+      case ',': return k(1, COMMA);
+      case '?': return k(1, QUEST);
+      case ':': return k(1, COLON);
+      default: return k(1, HASH);
+    }
+  }
+
+  /** A literal at statement level (mvdan's advanceLitNone): sets LITWORD, LIT or LITREDIR. */
+  private litNone(): void {
+    const s = this.s, start = this.i;
+    let v = '', from = start, i = start, tok = LITWORD;
+    this.eqlOffs = -1;
+    const flush = (to: number): void => { v += s.slice(from, to); };
+    loop: for (; i < s.length; i++) {
+      const ch = s[i]!;
+      switch (ch) {
+        case ' ': case '\t': case '\n': case '&': case '|': case ';': case '(': case ')':
+          break loop;
+        case '\\':
+          if (s.charCodeAt(i + 1) === 10) { flush(i); from = i + 2; i++; continue; }
+          i++; // the escaped byte
+          continue;
+        case '>': case '<': {
+          flush(i); from = i;
+          if (s[i + 1] === '(') decline();
+          if (/^[0-9]+$/.test(v)) tok = LITREDIR;
+          else if (v[0] === '{' && v.endsWith('}')) decline(); // {fd}> redirections
+          break loop;
+        }
+        case '"': case '\'': case '$':
+          tok = LIT;
+          break loop;
+        case '`':
+          decline();
+          break;
+        case '?': case '*': case '+': case '@': case '!':
+          if (s[i + 1] === '(') decline();
+          break;
+        case '=':
+          if (this.eqlOffs < 0) { flush(i); from = i; this.eqlOffs = v.length; }
+          break;
+        case '[':
+          if (!this.posix && (i - start > 0) && s[start] !== '[') { tok = LIT; break loop; }
+          break;
+      }
+    }
+    if (i > s.length) i = s.length; // a backslash ending the script
+    if (from < i) flush(i);
+    this.i = i;
+    this.tok = tok;
+    this.val = v;
+  }
+
+  /** A literal in `${ }` and arithmetic (mvdan's advanceLitOther), for our modes. */
+  private litOther(): void {
+    const s = this.s, m = this.mode;
+    let v = '', from = this.i, i = this.i, tok = LITWORD;
+    const arith = m === Mode.Arith || m === Mode.Slice;
+    const keep = m === Mode.ParamExp || m === Mode.ParamRepl;
+    loop: for (; i < s.length; i++) {
+      const ch = s[i]!;
+      switch (ch) {
+        case '\\':
+          if (s.charCodeAt(i + 1) === 10) { v += s.slice(from, i); from = i + 2; i++; continue; }
+          if (arith) decline();
+          i++;
+          continue;
+        case '\'': case '"': case '$': tok = LIT; break loop;
+        case '`': decline(); break;
+        case '}': if (m !== Mode.Arith) break loop; break;
+        case '/': if (m !== Mode.ParamExp) break loop; break;
+        case ':': case '=': case '%': case '^': case ',': case '?': case '!': case '~': case '*':
+          if (arith || m === Mode.ParamName) break loop;
+          break;
+        case '[': case ']':
+          if (arith && !this.posix) break loop;
+          if (m === Mode.ParamName || m === Mode.Slice) break loop;
+          break;
+        case '#': case '@':
+          if (m === Mode.ParamName || m === Mode.Slice) break loop;
+          break;
+        case '+': case '-': case ' ': case '\t': case ';': case '&': case '>': case '<': case '|': case '(': case ')': case '\n':
+          if (!keep) break loop;
+          break;
+      }
+    }
+    if (i > s.length) i = s.length;
+    v += s.slice(from, i);
+    this.i = i;
+    this.tok = tok;
+    this.val = v;
+  }
+
+  /** A literal inside double quotes: up to `"`, `$` or a line continuation. */
+  private litDquote(): void {
+    const s = this.s;
+    let i = this.i, tok = LITWORD;
+    for (; i < s.length; i++) {
+      const ch = s[i]!;
+      if (ch === '"') break;
+      if (ch === '\\') {
+        if (s.charCodeAt(i + 1) === 10) { tok = LIT; break; }
+        i++;
+        continue;
+      }
+      if (ch === '$') { tok = LIT; break; }
+      if (ch === '`') decline();
+    }
+    this.val = s.slice(this.i, i);
+    this.i = Math.min(i, s.length);
+    this.tok = tok;
+  }
+
+  // ---- AST helpers ---------------------------------------------------------------------------
+
+  private lit(pos: number, val: string, end = this.at()): Lit {
+    return { type: 'Lit', ValuePos: pos, ValueEnd: end, Value: val };
+  }
+  private word(parts: WordPart[]): Word { return { type: 'Word', Parts: parts }; }
+  private stmt(pos: number): Stmt {
+    return { type: 'Stmt', Comments: [], Cmd: null, Position: pos, Semicolon: 0, Negated: false, Background: false, Coprocess: false, Redirs: [] } as unknown as Stmt;
+  }
+  private isLit(): boolean { return this.tok === LIT || this.tok === LITWORD; }
+  private got(tok: number): boolean {
+    if (this.tok !== tok) return false;
+    this.next();
+    return true;
+  }
+  private rsrv(val: string): boolean { return this.tok === LITWORD && this.val === val; }
+  private gotRsrv(val: string): number | undefined {
+    if (!this.rsrv(val)) return undefined;
+    const p = this.pos;
+    this.next();
+    return p;
+  }
+  private needRsrv(val: string): number { return this.gotRsrv(val) ?? decline(); }
+  private stopToken(): boolean {
+    switch (this.tok) {
+      case EOF: case NEWL: case SEMICOLON: case AND: case OR: case ANDAND: case OROR: case ORAND:
+      case DBLSEMICOLON: case SEMIAND: case DBLSEMIAND: case RIGHTPAREN:
+        return true;
+    }
+    return false;
+  }
+
+  // ---- statements ----------------------------------------------------------------------------
+
+  file(): File {
+    this.next();
+    const stmts = this.stmtList([]);
+    if (this.tok !== EOF || this.hdocs.length) decline();
+    return { type: 'File', Name: '', Stmts: stmts, Last: [] } as unknown as File;
+  }
+
+  /** Statements up to EOF, one of the reserved words `stops`, `)` in a substitution, `;;` in a case. */
+  private stmtList(stops: string[]): Stmt[] {
+    const out: Stmt[] = [];
+    let ended = true;
+    while (this.tok !== EOF) {
+      const newLine = this.got(NEWL);
+      if (this.tok === LITWORD && stops.includes(this.val)) break;
+      if (this.tok === RIGHTPAREN && this.subDepth > 0) break;
+      if (this.tok === DBLSEMICOLON || this.tok === SEMIAND || this.tok === DBLSEMIAND) {
+        if (this.inCase) break;
+        decline();
+      }
+      if (!newLine && !ended) decline();
+      if (this.tok === EOF) break;
+      const s = this.getStmt(true, false) ?? decline();
+      ended = s.Semicolon !== 0;
+      out.push(s);
+    }
+    return out;
+  }
+
+  private getStmt(readEnd: boolean, binCmd: boolean): Stmt | undefined {
+    const bangPos = this.pos;
+    const negated = this.gotRsrv('!') !== undefined;
+    let s = this.stmt(bangPos);
+    if (negated) {
+      s.Negated = true;
+      if (this.stopToken() || this.rsrv('!')) decline();
+    }
+    const p = this.pipe(s, false);
+    if (!p) return undefined;
+    s = p;
+    while (this.tok === ANDAND || this.tok === OROR) {
+      if (binCmd) return s;
+      const op = this.tok, opPos = this.pos;
+      this.next();
+      this.got(NEWL);
+      const y = this.getStmt(false, true);
+      if (!y) decline();
+      const b = this.stmt(s.Position);
+      b.Cmd = { type: 'BinaryCmd', OpPos: opPos, Op: op, X: s, Y: y! } as Command;
+      s = b;
+    }
+    if (readEnd) {
+      if (this.tok === SEMICOLON) { s.Semicolon = this.pos; this.next(); }
+      else if (this.tok === AND) { s.Semicolon = this.pos; this.next(); s.Background = true; }
+      else if (this.tok === ORAND) decline();
+    }
+    return s;
+  }
+
+  private pipe(s: Stmt, binCmd: boolean): Stmt | undefined {
+    switch (this.tok) {
+      case LITWORD: this.wordCommand(s); break;
+      case RDROUT: case APPOUT: case RDRIN: case DPLIN: case DPLOUT: case CLBOUT: case RDRINOUT:
+      case HDOC: case DASHHDOC: case WORDHDOC: case RDRALL: case APPALL: case LITREDIR:
+        this.redirect(s);
+        this.callExpr(s, undefined, false);
+        break;
+      case LIT: case DOLLBRACE: case DOLLDBLPAREN: case DOLLPAREN: case DOLLAR:
+      case SGLQUOTE: case DOLLSGLQUOTE: case DBLQUOTE:
+        if (this.hasValidIdent()) { this.callExpr(s, undefined, true); break; }
+        {
+          const w = this.word(this.wordParts());
+          if (this.tok === LEFTPAREN) decline();
+          this.callExpr(s, w, false);
+        }
+        break;
+      case LEFTPAREN: this.subshell(s); break;
+      case DBLLEFTPAREN: this.arithCmd(s); break;
+      default:
+        return undefined;
+    }
+    while (this.isRedir()) this.redirect(s);
+    while (this.tok === OR || this.tok === ORAND) {
+      if (binCmd) return s;
+      const op = this.tok, opPos = this.pos;
+      this.next();
+      this.got(NEWL);
+      const y = this.pipe(this.stmt(this.pos), true);
+      if (!y) decline();
+      const b = this.stmt(s.Position);
+      b.Cmd = { type: 'BinaryCmd', OpPos: opPos, Op: op, X: s, Y: y! } as Command;
+      b.Negated = s.Negated;
+      s.Negated = false;
+      s = b;
+    }
+    return s;
+  }
+
+  private wordCommand(s: Stmt): void {
+    switch (this.val) {
+      case '{': return this.block(s);
+      case 'if': return this.ifClause(s);
+      case 'while': case 'until': return this.whileClause(s, this.val === 'until');
+      case 'for': return this.forClause(s);
+      case 'case': return this.caseClause(s);
+      case '}': case 'then': case 'elif': case 'fi': case 'do': case 'done': case 'esac': case '!':
+        decline();
+        break;
+      case '[[': case ']]': case 'let': case 'function': case 'local': case 'export': case 'readonly':
+      case 'typeset': case 'nameref': case 'time': case 'coproc': case 'select':
+        if (!this.posix) return this.bashWord(s);
+        break;
+      case 'declare':
+        if (!this.posix) return this.bashWord(s);
+        break;
+    }
+    if (this.hasValidIdent()) return this.callExpr(s, undefined, true);
+    const name = this.lit(this.pos, this.val);
+    this.next();
+    if (this.got(LEFTPAREN)) {
+      if (!this.got(RIGHTPAREN)) decline();
+      if (this.posix && !validName(name.Value)) decline();
+      return this.funcDecl(s, name, name.ValuePos, true);
+    }
+    this.callExpr(s, this.word([name]), false);
+  }
+
+  private bashWord(s: Stmt): void {
+    switch (this.val) {
+      case '[[': return this.testClause(s);
+      case 'function': {
+        const fpos = this.pos;
+        this.next();
+        if (this.tok !== LITWORD) decline();
+        const name = this.lit(this.pos, this.val);
+        this.next();
+        let parens = false;
+        if (this.got(LEFTPAREN)) { parens = true; if (!this.got(RIGHTPAREN)) decline(); }
+        return this.funcDecl(s, name, fpos, parens);
+      }
+      case 'local': case 'export': case 'readonly': case 'typeset': case 'declare': case 'nameref':
+        return this.declClause(s);
+      default:
+        decline(); // `]]` alone, let, time, coproc, select
+    }
+  }
+
+  private funcDecl(s: Stmt, name: Lit, pos: number, parens: boolean): void {
+    this.got(NEWL);
+    const body = this.getStmt(false, false);
+    if (!body) decline();
+    s.Cmd = { type: 'FuncDecl', Position: pos, RsrvWord: pos !== name.ValuePos, Parens: parens, Name: name, Body: body! } as Command;
+  }
+
+  private isRedir(): boolean {
+    switch (this.tok) {
+      case RDROUT: case APPOUT: case RDRIN: case DPLIN: case DPLOUT: case CLBOUT: case RDRINOUT:
+      case HDOC: case DASHHDOC: case WORDHDOC: case RDRALL: case APPALL: case LITREDIR:
+        return true;
+    }
+    return false;
+  }
+
+  private redirect(s: Stmt): void {
+    let n: Lit | null = null;
+    if (this.tok === LITREDIR) { n = this.lit(this.pos, this.val); this.next(); }
+    const op = this.tok, opPos = this.pos;
+    const r = { type: 'Redirect', OpPos: opPos, Op: op, N: n, Word: null, Hdoc: null } as Redirect;
+    s.Redirs.push(r);
+    if (op === HDOC || op === DASHHDOC) {
+      const old = this.mode;
+      this.mode = Mode.HdocWord;
+      this.next();
+      const w = this.getWord();
+      this.mode = old;
+      if (!w) decline();
+      r.Word = w;
+      this.hdocs.push({ r, dash: op === DASHHDOC, ...hdocStop(w!) });
+      if (this.tok === NEWL) this.readHdocs();
+      return;
+    }
+    this.next();
+    const w = this.getWord();
+    if (!w) decline();
+    r.Word = w;
+  }
+
+  /**
+   * Reads the bodies of the pending here-documents, from `this.i` (just after a newline). mvdan's
+   * shape: an unquoted body is a word whose last literal ends where the delimiter line does; a
+   * quoted one is one literal; both include a `<<-` delimiter line's leading tabs.
+   */
+  private readHdocs(): void {
+    const pending = this.hdocs;
+    this.hdocs = [];
+    const s = this.s;
+    for (const h of pending) {
+      const start = this.i;
+      let ls = start, stopAt = -1, lineEnd = -1;
+      while (ls < s.length) {
+        let ws = ls;
+        if (h.dash) while (s[ws] === '\t') ws++;
+        const nl = s.indexOf('\n', ws);
+        const le = nl < 0 ? s.length : nl;
+        if (s.slice(ws, le) === h.stop) { stopAt = ws; lineEnd = le; break; }
+        // mvdan also ends the body at a line whose text after an expansion is the delimiter
+        if (!h.quoted && s.slice(ls, le).endsWith(h.stop)) decline();
+        ls = le + 1;
+      }
+      if (stopAt < 0) decline(); // unclosed: mvdan's error
+      const body = s.slice(start, stopAt);
+      if (body === '' || body.includes('\\\n')) decline();
+      h.r.Hdoc = h.quoted ? this.word([this.lit(start, body, lineEnd)]) : this.hdocWord(start, body, lineEnd);
+      // the newline after a delimiter is read (the last one merges with this NEWL token)
+      this.i = Math.min(lineEnd + 1, s.length);
+    }
+  }
+
+  /** An unquoted here-document body: literals and `$` expansions (mvdan's hdocBody state). */
+  private hdocWord(start: number, body: string, end: number): Word {
+    const parts: WordPart[] = [];
+    const sub = new Parser(this.s.slice(0, start + body.length), this.posix);
+    sub.i = start;
+    sub.mode = Mode.DblQuotes;
+    let from = start;
+    for (let i = start; i < start + body.length; i++) {
+      const ch = this.s[i];
+      if (ch === '\\') { i++; continue; }
+      if (ch === '`') decline();
+      if (ch !== '$') continue;
+      if (from < i) parts.push(this.lit(from, this.s.slice(from, i), i));
+      sub.i = i;
+      sub.tok = sub.dollarToken(true);
+      sub.pos = i;
+      const p = sub.dollarPart();
+      if (!p) decline();
+      parts.push(p!);
+      if (sub.tok !== LIT && sub.tok !== LITWORD && sub.tok !== EOF && sub.tok !== DBLQUOTE) decline();
+      // dollarPart read one token past the expansion: restart from its start
+      i = sub.pos - 1;
+      from = sub.pos;
+    }
+    // the body ends with a newline (and a `<<-` delimiter's tabs), so a literal comes last
+    const tailEnd = start + body.length;
+    parts.push(this.lit(from, this.s.slice(from, tailEnd), end));
+    return this.word(parts);
+  }
+
+  // ---- words ---------------------------------------------------------------------------------
+
+  private getWord(): Word | null {
+    const parts = this.wordParts();
+    return parts.length ? this.word(parts) : null;
+  }
+
+  private wordParts(): WordPart[] {
+    const parts: WordPart[] = [];
+    for (;;) {
+      const p = this.wordPart();
+      if (!p) return parts;
+      parts.push(p);
+      if (this.spaced) return parts;
+    }
+  }
+
+  private wordPart(): WordPart | null {
+    switch (this.tok) {
+      case LIT: case LITWORD: {
+        const l = this.lit(this.pos, this.val);
+        this.next();
+        return l;
+      }
+      case SGLQUOTE: case DOLLSGLQUOTE: return this.sglQuoted();
+      case DBLQUOTE:
+        if (this.mode === Mode.DblQuotes) return null;
+        return this.dblQuoted();
+      case DOLLBRACE: case DOLLPAREN: case DOLLDBLPAREN: case DOLLAR:
+        if (this.mode === Mode.HdocWord) decline();
+        return this.dollarPart();
+    }
+    return null;
+  }
+
+  private dollarPart(): WordPart | null {
+    switch (this.tok) {
+      case DOLLBRACE: return this.paramExp();
+      case DOLLPAREN: {
+        const left = this.pos;
+        const old = this.enterSub();
+        this.next();
+        const stmts = this.stmtList([]);
+        this.leaveSub(old);
+        const right = this.pos;
+        if (!this.got(RIGHTPAREN)) decline();
+        return { type: 'CmdSubst', Left: left, Right: right, Stmts: stmts, Last: [], Backquotes: false, TempFile: false, ReplyVar: false } as WordPart;
+      }
+      case DOLLDBLPAREN: {
+        const left = this.pos;
+        const old = this.mode;
+        this.mode = Mode.Arith;
+        this.next();
+        const x = this.arithm();
+        if (!x) decline();
+        const right = this.arithEnd(old);
+        return { type: 'ArithmExp', Left: left, Right: right, Bracket: false, Unsigned: false, X: x } as WordPart;
+      }
+      default: { // DOLLAR
+        const dollar = this.pos;
+        const ch = this.c();
+        let name: string;
+        if ('@*#$?!-0123456789'.includes(ch) && ch !== '') { name = ch; this.i++; }
+        else if (/[A-Za-z_]/.test(ch)) {
+          let j = this.i;
+          name = '';
+          for (;;) {
+            if (this.cont(j)) { j += 2; continue; } // mvdan reads a name across line continuations
+            if (j >= this.s.length || !/[A-Za-z0-9_]/.test(this.s[j]!)) break;
+            name += this.s[j++];
+          }
+          this.i = j;
+        } else {
+          if (ch === '\\') decline();
+          const l = this.lit(dollar, '$');
+          this.next();
+          return l;
+        }
+        const param = this.lit(dollar + 1, name);
+        this.next();
+        return { type: 'ParamExp', Dollar: dollar, Rbrace: 0, Short: true, Excl: false, Length: false, Width: false, Param: param, Index: null, Slice: null, Repl: null, Names: 0, Exp: null } as ParamExp;
+      }
+    }
+  }
+
+  private sglQuoted(): WordPart {
+    const left = this.pos, dollar = this.tok === DOLLSGLQUOTE;
+    const s = this.s;
+    let i = this.i;
+    for (;; i++) {
+      if (i >= s.length) decline();
+      const ch = s[i];
+      if (ch === '\\' && dollar) { i++; continue; }
+      if (ch === '\'') break;
+    }
+    const value = s.slice(this.i, i);
+    this.i = i + 1;
+    this.next();
+    return { type: 'SglQuoted', Left: left, Right: i, Dollar: dollar, Value: value } as WordPart;
+  }
+
+  private dblQuoted(): DblQuoted {
+    const left = this.pos;
+    const old = this.mode;
+    this.mode = Mode.DblQuotes;
+    this.next();
+    const parts = this.wordParts();
+    this.mode = old;
+    const right = this.pos;
+    if (this.tok !== DBLQUOTE) decline();
+    this.next();
+    return { type: 'DblQuoted', Left: left, Right: right, Dollar: false, Parts: parts } as DblQuoted;
+  }
+
+  private paramExp(): ParamExp {
+    const pe = { type: 'ParamExp', Dollar: this.pos, Rbrace: 0, Short: false, Excl: false, Length: false, Width: false, Param: null, Index: null, Slice: null, Repl: null, Names: 0, Exp: null } as unknown as ParamExp;
+    const old = this.mode;
+    this.mode = Mode.ParamName;
+    if (this.c() === '#') { this.tok = HASH; this.pos = this.i; this.i++; } else this.next();
+    if (this.spaced) decline();
+    const nameOp = (ch: string): boolean => ch !== '' && !'}:+=%[]/^,'.includes(ch);
+    if (this.tok === HASH && nameOp(this.c())) {
+      if (this.cont()) decline();
+      pe.Length = true;
+      this.next();
+    } else if (this.tok === EXCLMARK && nameOp(this.c())) decline(); // ${!x}
+    else if (this.tok === PERC) decline();
+    switch (this.tok) {
+      case LIT: case LITWORD:
+        if (!/^[0-9]*$/.test(this.val) && !validName(this.val)) decline();
+        pe.Param = this.lit(this.pos, this.val);
+        this.next();
+        break;
+      case QUEST: case MINUS:
+        if (pe.Length && this.c() !== '}') decline(); // ${#-default}
+        pe.Param = this.lit(this.pos, this.tok === QUEST ? '?' : '-');
+        this.next();
+        break;
+      case AT: case STAR: case HASH: case EXCLMARK: case DOLLAR: {
+        const names: Record<number, string> = { [AT]: '@', [STAR]: '*', [HASH]: '#', [EXCLMARK]: '!', [DOLLAR]: '$' };
+        pe.Param = this.lit(this.pos, names[this.tok]!);
+        this.next();
+        break;
+      }
+      default:
+        decline();
+    }
+    if (this.spaced) decline();
+    if (this.tok === RIGHTBRACE) {
+      pe.Rbrace = this.pos;
+      this.mode = old;
+      this.next();
+      return pe;
+    }
+    if (this.tok === LEFTBRACK || this.isLit()) decline(); // indexes; `${a b}`
+    if (pe.Length) decline();
+    switch (this.tok) {
+      case SLASH: case DBLSLASH: {
+        if (this.posix) decline();
+        const all = this.tok === DBLSLASH;
+        this.mode = Mode.ParamRepl;
+        this.next();
+        const orig = this.getWord();
+        this.mode = Mode.ParamExp;
+        let withW: Word | null = null;
+        if (this.tok === SLASH) { this.next(); withW = this.getWord(); }
+        pe.Repl = { type: 'Replace', All: all, Orig: orig, With: withW } as ParamExp['Repl'];
+        break;
+      }
+      case COLON: {
+        if (this.posix) decline();
+        const slice = { type: 'Slice', Offset: null, Length: null } as NonNullable<ParamExp['Slice']>;
+        pe.Slice = slice;
+        this.mode = Mode.Slice;
+        this.next();
+        if (this.tok !== COLON) slice.Offset = this.arithm() ?? decline();
+        if (this.got(COLON)) slice.Length = this.arithm() ?? decline();
+        this.mode = old;
+        pe.Rbrace = this.pos;
+        if (this.tok !== RIGHTBRACE) decline();
+        this.next();
+        return pe;
+      }
+      case CARET: case DBLCARET: case COMMA: case DBLCOMMA:
+        if (this.posix) decline();
+        pe.Exp = this.paramExpExp();
+        break;
+      case PLUS: case COLPLUS: case MINUS: case COLMINUS: case QUEST: case COLQUEST: case ASSGN: case COLASSGN:
+      case PERC: case DBLPERC: case HASH: case DBLHASH:
+        pe.Exp = this.paramExpExp();
+        break;
+      default:
+        decline(); // `@` operators, `${!x*}`, errors
+    }
+    this.mode = old;
+    pe.Rbrace = this.pos;
+    if (this.tok !== RIGHTBRACE) decline();
+    this.next();
+    return pe;
+  }
+
+  private paramExpExp(): ParamExp['Exp'] {
+    const op = this.tok;
+    this.mode = Mode.ParamExp;
+    this.next();
+    return { type: 'Expansion', Op: op, Word: this.getWord() } as ParamExp['Exp'];
+  }
+
+  private enterSub(): { mode: Mode; inCase: boolean; hdocs: PendingHdoc[] } {
+    const old = { mode: this.mode, inCase: this.inCase, hdocs: this.hdocs };
+    if (this.hdocs.length) decline(); // a here-document pending across a substitution
+    this.mode = Mode.Reg;
+    this.inCase = false;
+    this.subDepth++;
+    return old;
+  }
+  private leaveSub(old: { mode: Mode; inCase: boolean; hdocs: PendingHdoc[] }): void {
+    if (this.hdocs.length) decline();
+    this.mode = old.mode;
+    this.inCase = old.inCase;
+    this.subDepth--;
+  }
+
+  // ---- assignments and simple commands -------------------------------------------------------
+
+  private hasValidIdent(): boolean {
+    if (!this.isLit()) return false;
+    let end = this.eqlOffs;
+    if (end > 0) {
+      if (this.val[end - 1] === '+' && !this.posix) end--;
+      if (validName(this.val.slice(0, end))) return true;
+    } else if (!validName(this.val)) return false;
+    if (this.c() === '[') decline(); // a[i]=x
+    return false;
+  }
+
+  private getAssign(): Assign {
+    const tokPos = this.pos, val = this.val, eq = this.eqlOffs;
+    if (eq <= 0) decline();
+    let nameEnd = eq;
+    const append = !this.posix && val[eq - 1] === '+';
+    if (append) nameEnd--;
+    const as = { type: 'Assign', Append: append, Naked: false, Name: null, Index: null, Value: null, Array: null } as unknown as Assign;
+    (as as { Name: Lit }).Name = this.lit(tokPos, val.slice(0, nameEnd), tokPos + nameEnd);
+    if (val.slice(0, eq + 1).length !== eq + 1) decline();
+    const rest = val.slice(eq + 1);
+    const end = this.at();
+    if (this.tok === LITWORD || this.tok === LIT) {
+      // a continuation inside the name=... literal would shift mvdan's offsets
+      if (end - tokPos !== val.length) decline();
+    }
+    if (rest !== '') (as as { Value: Word }).Value = this.word([this.lit(tokPos + 1 + eq, rest, end)]);
+    this.next();
+    if (this.spaced || this.stopToken()) return as;
+    if (as.Value === null && this.tok === LEFTPAREN) decline(); // arrays
+    const w = this.getWord();
+    if (w) {
+      if (as.Value === null) (as as { Value: Word }).Value = w;
+      else as.Value.Parts.push(...w.Parts);
+    }
+    return as;
+  }
+
+  private callExpr(s: Stmt, w: Word | undefined, assign: boolean): void {
+    const ce = { type: 'CallExpr', Assigns: [], Args: w ? [w] : [] } as CallExpr;
+    if (assign) ce.Assigns.push(this.getAssign());
+    for (;;) {
+      switch (this.tok) {
+        case EOF: case NEWL: case SEMICOLON: case AND: case OR: case ANDAND: case OROR: case ORAND:
+        case DBLSEMICOLON: case SEMIAND: case DBLSEMIAND:
+          break;
+        case LITWORD:
+          if (ce.Args.length === 0 && this.hasValidIdent()) { ce.Assigns.push(this.getAssign()); continue; }
+          ce.Args.push(this.word([this.lit(this.pos, this.val)]));
+          this.next();
+          continue;
+        case LIT:
+          if (ce.Args.length === 0 && this.hasValidIdent()) { ce.Assigns.push(this.getAssign()); continue; }
+          ce.Args.push(this.word(this.wordParts()));
+          continue;
+        case DOLLBRACE: case DOLLDBLPAREN: case DOLLPAREN: case DOLLAR: case SGLQUOTE: case DOLLSGLQUOTE: case DBLQUOTE:
+          ce.Args.push(this.word(this.wordParts()));
+          continue;
+        case RDROUT: case APPOUT: case RDRIN: case DPLIN: case DPLOUT: case CLBOUT: case RDRINOUT:
+        case HDOC: case DASHHDOC: case WORDHDOC: case RDRALL: case APPALL: case LITREDIR:
+          this.redirect(s);
+          continue;
+        case RIGHTPAREN:
+          if (this.subDepth > 0) break;
+          decline();
+          break;
+        default:
+          decline();
+      }
+      break;
+    }
+    if (ce.Assigns.length === 0 && ce.Args.length === 0) return;
+    s.Cmd = ce;
+  }
+
+  private declClause(s: Stmt): void {
+    const variant = this.lit(this.pos, this.val);
+    this.next();
+    const args: Assign[] = [];
+    while (!this.stopToken() && !this.isRedir()) {
+      if (this.hasValidIdent()) args.push(this.getAssign());
+      else if (this.eqlOffs > 0) decline(); // invalid var name (mvdan looks at the last literal's `=`)
+      else if (this.tok === LITWORD && validName(this.val)) {
+        const name = this.lit(this.pos, this.val);
+        this.next();
+        args.push({ type: 'Assign', Append: false, Naked: true, Name: name, Index: null, Value: null, Array: null } as Assign);
+      } else {
+        const w = this.getWord();
+        if (!w) decline();
+        args.push({ type: 'Assign', Append: false, Naked: true, Name: null, Index: null, Value: w, Array: null } as unknown as Assign);
+      }
+    }
+    s.Cmd = { type: 'DeclClause', Variant: variant, Args: args } as Command;
+  }
+
+  // ---- compound commands ---------------------------------------------------------------------
+
+  /** Statements after a reserved word, up to one of `stops`; mvdan's `if;`-style forms decline. */
+  private body(stops: string[]): Stmt[] {
+    if (this.tok === SEMICOLON) decline();
+    const newLine = this.got(NEWL);
+    const list = this.stmtList(stops);
+    if (list.length === 0 && !newLine) decline();
+    return list;
+  }
+
+  private block(s: Stmt): void {
+    const lbrace = this.pos;
+    this.next();
+    const stmts = this.stmtList(['}']);
+    const rbrace = this.needRsrv('}');
+    s.Cmd = { type: 'Block', Lbrace: lbrace, Rbrace: rbrace, Stmts: stmts, Last: [] } as Command;
+  }
+
+  private subshell(s: Stmt): void {
+    const lparen = this.pos;
+    const old = this.enterSub();
+    this.next();
+    const stmts = this.stmtList([]);
+    this.leaveSub(old);
+    const rparen = this.pos;
+    if (!this.got(RIGHTPAREN)) decline();
+    s.Cmd = { type: 'Subshell', Lparen: lparen, Rparen: rparen, Stmts: stmts, Last: [] } as Command;
+  }
+
+  private ifClause(s: Stmt): void {
+    const root = this.ifPart(this.pos);
+    let cur = root;
+    while (this.rsrv('elif')) {
+      const elif = this.ifPart(this.pos);
+      (cur as { Else: unknown }).Else = elif;
+      cur = elif;
+    }
+    const elsePos = this.gotRsrv('else');
+    if (elsePos !== undefined) {
+      const els = { type: 'IfClause', Position: elsePos, ThenPos: 0, FiPos: 0, Cond: [], CondLast: [], Then: this.body(['fi']), ThenLast: [], Else: null, Last: [] };
+      (cur as { Else: unknown }).Else = els;
+    }
+    const fi = this.needRsrv('fi');
+    for (let c: any = root; c; c = c.Else) c.FiPos = fi;
+    s.Cmd = root as unknown as Command;
+  }
+
+  private ifPart(pos: number): { Else: unknown } & Record<string, unknown> {
+    this.next();
+    const cond = this.body(['then']);
+    const thenPos = this.needRsrv('then');
+    const then = this.body(['fi', 'elif', 'else']);
+    return { type: 'IfClause', Position: pos, ThenPos: thenPos, FiPos: 0, Cond: cond, CondLast: [], Then: then, ThenLast: [], Else: null, Last: [] };
+  }
+
+  private whileClause(s: Stmt, until: boolean): void {
+    const whilePos = this.pos;
+    this.next();
+    const cond = this.body(['do']);
+    const doPos = this.needRsrv('do');
+    const body = this.body(['done']);
+    const donePos = this.needRsrv('done');
+    s.Cmd = { type: 'WhileClause', WhilePos: whilePos, DoPos: doPos, DonePos: donePos, Until: until, Cond: cond, CondLast: [], Do: body, DoLast: [] } as Command;
+  }
+
+  private forClause(s: Stmt): void {
+    const forPos = this.pos;
+    this.next();
+    let loop: unknown;
+    if (this.tok === DBLLEFTPAREN) loop = this.cStyleLoop();
+    else if (this.tok === LEFTPAREN) decline();
+    else loop = this.wordIter();
+    if (this.rsrv('{')) decline(); // for … { }
+    const doPos = this.needRsrv('do');
+    const body = this.body(['done']);
+    const donePos = this.needRsrv('done');
+    s.Cmd = { type: 'ForClause', ForPos: forPos, DoPos: doPos, DonePos: donePos, Select: false, Braces: false, Loop: loop, Do: body, DoLast: [] } as Command;
+  }
+
+  private wordIter(): unknown {
+    if (this.tok !== LITWORD) decline();
+    const name = this.lit(this.pos, this.val);
+    this.next();
+    const wi = { type: 'WordIter', Name: name, InPos: 0, Items: [] as Word[] };
+    if (this.got(SEMICOLON)) { this.got(NEWL); return wi; }
+    this.got(NEWL);
+    const inPos = this.gotRsrv('in');
+    if (inPos !== undefined) {
+      wi.InPos = inPos;
+      while (!this.stopToken()) wi.Items.push(this.getWord() ?? decline());
+      this.got(SEMICOLON);
+      this.got(NEWL);
+    } else if (!this.rsrv('do')) decline();
+    return wi;
+  }
+
+  private cStyleLoop(): unknown {
+    const lparen = this.pos;
+    const old = this.mode;
+    this.mode = Mode.Arith;
+    this.next();
+    const init = this.arithm();
+    let cond: ArithmExpr | null = null;
+    if (!this.got(DBLSEMICOLON)) {
+      if (!this.got(SEMICOLON)) decline();
+      cond = this.arithm();
+      if (!this.got(SEMICOLON)) decline();
+    }
+    const post = this.arithm();
+    const rparen = this.arithEnd(old);
+    this.got(SEMICOLON);
+    this.got(NEWL);
+    return { type: 'CStyleLoop', Lparen: lparen, Rparen: rparen, Init: init, Cond: cond, Post: post };
+  }
+
+  private caseClause(s: Stmt): void {
+    const casePos = this.pos;
+    this.next();
+    const w = this.getWord();
+    if (!w) decline();
+    this.got(NEWL);
+    const inPos = this.needRsrv('in');
+    const items: CaseItem[] = [];
+    this.got(NEWL);
+    while (this.tok !== EOF && !this.rsrv('esac')) {
+      const ci = { type: 'CaseItem', Op: 0, OpPos: 0, Comments: [], Patterns: [] as Word[], Stmts: [] as Stmt[], Last: [] };
+      this.got(LEFTPAREN);
+      for (;;) {
+        if (this.tok === EOF) decline();
+        ci.Patterns.push(this.getWord() ?? decline());
+        if (this.tok === RIGHTPAREN) break;
+        if (!this.got(OR)) decline();
+      }
+      const oldCase = this.inCase, oldSub = this.subDepth, oldMode = this.mode;
+      this.inCase = true;
+      this.subDepth = 0;
+      this.mode = Mode.Reg;
+      this.next();
+      ci.Stmts = this.stmtList(['esac']);
+      this.inCase = oldCase;
+      this.subDepth = oldSub;
+      this.mode = oldMode;
+      if (this.tok !== DBLSEMICOLON && this.tok !== SEMIAND && this.tok !== DBLSEMIAND) {
+        ci.Op = DBLSEMICOLON;
+        items.push(ci as unknown as CaseItem);
+        break;
+      }
+      ci.OpPos = this.pos;
+      ci.Op = this.tok;
+      this.next();
+      this.got(NEWL);
+      items.push(ci as unknown as CaseItem);
+    }
+    const esac = this.needRsrv('esac');
+    s.Cmd = { type: 'CaseClause', Case: casePos, In: inPos, Esac: esac, Braces: false, Word: w!, Items: items, Last: [] } as Command;
+  }
+
+  private testClause(s: Stmt): void {
+    const left = this.pos;
+    const old = this.mode;
+    this.mode = Mode.Test;
+    this.next();
+    if (this.rsrv(']]') || this.tok === EOF) decline();
+    const x = this.testExpr(false);
+    if (!x) decline();
+    const right = this.pos;
+    if (!this.rsrv(']]')) decline();
+    this.next(); // still in the test's mode, as mvdan
+    this.mode = old;
+    s.Cmd = { type: 'TestClause', Left: left, Right: right, X: x } as Command;
+  }
+
+  private testExpr(pastAndOr: boolean): TestExpr | null {
+    this.got(NEWL);
+    const left = pastAndOr ? this.testBase() : this.testExpr(true);
+    if (!left) return null;
+    this.got(NEWL);
+    let op: number;
+    switch (this.tok) {
+      case ANDAND: case OROR: op = this.tok; break;
+      case LITWORD:
+        if (this.val === ']]') return left;
+        op = BIN_TEST[this.val] ?? decline();
+        break;
+      case RDRIN: case RDROUT: op = this.tok; break;
+      case EOF: case RIGHTPAREN: return left;
+      default: return decline();
+    }
+    const b = { type: 'BinaryTest', OpPos: this.pos, Op: op, X: left, Y: null as unknown };
+    if (op === ANDAND || op === OROR) {
+      this.next();
+      b.Y = this.testExpr(false) ?? decline();
+    } else {
+      if (op === 112) decline(); // =~ lexes its regex its own way
+      if ((left as { type: string }).type !== 'Word') decline();
+      this.next();
+      b.Y = this.getWord() ?? decline();
+    }
+    return b as TestExpr;
+  }
+
+  private testBase(): TestExpr | null {
+    switch (this.tok) {
+      case EOF: case RIGHTPAREN: return null;
+    }
+    let tok = this.tok;
+    if (tok === LITWORD) {
+      const u = UN_TEST[this.val];
+      if (u !== undefined) tok = u;
+    }
+    if (tok === EXCLMARK) {
+      const opPos = this.pos;
+      this.next();
+      const x = this.testExpr(false) ?? decline();
+      return { type: 'UnaryTest', OpPos: opPos, Op: EXCLMARK, X: x } as TestExpr;
+    }
+    if (tok >= 88 && tok <= 111) {
+      const opPos = this.pos;
+      this.next();
+      const x = this.getWord() ?? decline();
+      return { type: 'UnaryTest', OpPos: opPos, Op: tok, X: x } as TestExpr;
+    }
+    if (this.tok === LEFTPAREN) {
+      const lparen = this.pos;
+      this.next();
+      const x = this.testExpr(false) ?? decline();
+      const rparen = this.pos;
+      if (!this.got(RIGHTPAREN)) decline();
+      return { type: 'ParenTest', Lparen: lparen, Rparen: rparen, X: x } as TestExpr;
+    }
+    if (this.tok === LITWORD && this.val === ']]') return null;
+    return this.getWord();
+  }
+
+  private arithCmd(s: Stmt): void {
+    const left = this.pos;
+    const old = this.mode;
+    this.mode = Mode.Arith;
+    this.next();
+    const x = this.arithm() ?? decline();
+    const right = this.arithEnd(old);
+    s.Cmd = { type: 'ArithmCmd', Left: left, Right: right, Unsigned: false, X: x } as Command;
+  }
+
+  /** `))` closing arithmetic: returns the position of its first `)`. */
+  private arithEnd(old: Mode): number {
+    if (this.tok !== RIGHTPAREN || this.c() !== ')') decline();
+    this.i++;
+    this.mode = old;
+    // mvdan's position of the `))`: where the lexer stood before reading the second `)`
+    const pos = this.pos;
+    this.next();
+    return pos;
+  }
+
+  // ---- arithmetic ----------------------------------------------------------------------------
+
+  private arithm(): ArithmExpr | null { return this.arithBinary(0); }
+
+  /** Left-associative binary levels, lowest first; assignment, `?:` and `**` are special. */
+  private arithBinary(level: number): ArithmExpr | null {
+    if (level === LEVEL_ASSIGN) return this.arithAssign();
+    if (level === LEVEL_POWER) return this.arithPower();
+    let x = this.arithBinary(level + 1);
+    const ops = ARITH_LEVELS[level]!;
+    while (ops.includes(this.tok)) {
+      if (!x) decline();
+      const op = this.tok, opPos = this.pos;
+      this.next();
+      const y = this.arithBinary(level + 1) ?? decline();
+      x = { type: 'BinaryArithm', OpPos: opPos, Op: op, X: x!, Y: y } as ArithmExpr;
+    }
+    return x;
+  }
+
+  private arithAssign(): ArithmExpr | null {
+    const x = this.arithTernary();
+    if (this.tok === ASSGN || (this.tok >= ADDASSGN && this.tok <= SHRASSGN)) {
+      if (!x || !isArithName(x)) decline();
+      const op = this.tok, opPos = this.pos;
+      this.next();
+      const y = this.arithAssign() ?? decline();
+      return { type: 'BinaryArithm', OpPos: opPos, Op: op, X: x!, Y: y } as ArithmExpr;
+    }
+    return x;
+  }
+
+  private arithTernary(): ArithmExpr | null {
+    const x = this.arithBinary(LEVEL_ASSIGN + 1);
+    if (this.tok !== QUEST) return x;
+    if (!x) decline();
+    const qPos = this.pos;
+    this.next();
+    if (this.tok === COLON) decline();
+    const t = this.arithm() ?? decline();
+    if (this.tok !== COLON) decline();
+    const cPos = this.pos;
+    this.next();
+    const f = this.arithTernary() ?? decline();
+    return {
+      type: 'BinaryArithm', OpPos: qPos, Op: QUEST, X: x!,
+      Y: { type: 'BinaryArithm', OpPos: cPos, Op: COLON, X: t, Y: f },
+    } as ArithmExpr;
+  }
+
+  private arithPower(): ArithmExpr | null {
+    const x = this.arithUnary();
+    if (this.tok !== POWER) return x;
+    if (!x) decline();
+    const opPos = this.pos;
+    this.next();
+    const y = this.arithPower() ?? decline();
+    return { type: 'BinaryArithm', OpPos: opPos, Op: POWER, X: x!, Y: y } as ArithmExpr;
+  }
+
+  private arithUnary(): ArithmExpr | null {
+    if (this.tok === EXCLMARK || this.tok === TILDE || this.tok === PLUS || this.tok === MINUS) {
+      const op = this.tok, opPos = this.pos;
+      this.next();
+      const x = this.arithUnary() ?? decline();
+      return { type: 'UnaryArithm', OpPos: opPos, Op: op, Post: false, X: x } as ArithmExpr;
+    }
+    return this.arithValue();
+  }
+
+  private arithValue(): ArithmExpr | null {
+    let x: ArithmExpr;
+    switch (this.tok) {
+      case ADDADD: case SUBSUB: {
+        const op = this.tok, opPos = this.pos;
+        this.next();
+        if (this.tok !== LITWORD) decline();
+        const v = this.arithValue() ?? decline();
+        return { type: 'UnaryArithm', OpPos: opPos, Op: op, Post: false, X: v } as ArithmExpr;
+      }
+      case LEFTPAREN: {
+        const lparen = this.pos;
+        this.next();
+        const inner = this.arithm() ?? decline();
+        const rparen = this.pos;
+        if (!this.got(RIGHTPAREN)) decline();
+        x = { type: 'ParenArithm', Lparen: lparen, Rparen: rparen, X: inner } as ArithmExpr;
+        break;
+      }
+      case LITWORD: {
+        const l = this.lit(this.pos, this.val);
+        this.next();
+        if (this.tok === LEFTBRACK) decline(); // a[i]
+        x = this.word([l]);
+        break;
+      }
+      case LEFTBRACK: case COLON: return decline();
+      default: {
+        const w = this.getWord();
+        if (!w) return null;
+        x = w;
+      }
+    }
+    if (this.tok === ADDADD || this.tok === SUBSUB) {
+      if (!isArithName(x)) decline();
+      const u = { type: 'UnaryArithm', OpPos: this.pos, Op: this.tok, Post: true, X: x } as ArithmExpr;
+      this.next();
+      return u;
+    }
+    return x;
+  }
+}
+
+// binary levels: `,` | assignment | `||` | `&&` | `|` | `^` | `&` | `== !=` | `< > <= >=` | `<< >>` | `+ -` | `* / %` | `**`
+const LEVEL_ASSIGN = 1, LEVEL_POWER = 12;
+const ARITH_LEVELS: number[][] = [
+  [COMMA], [], [OROR], [ANDAND], [OR], [CARET], [AND], [EQUAL, NEQUAL], [RDRIN, RDROUT, LEQUAL, GEQUAL], [HDOC, APPOUT], [PLUS, MINUS], [STAR, SLASH, PERC],
+];
+
+const UN_TEST: Record<string, number> = {
+  '!': EXCLMARK, '-e': 88, '-a': 88, '-f': 89, '-d': 90, '-c': 91, '-b': 92, '-p': 93, '-S': 94, '-L': 95, '-h': 95,
+  '-k': 96, '-g': 97, '-u': 98, '-G': 99, '-O': 100, '-N': 101, '-r': 102, '-w': 103, '-x': 104, '-s': 105,
+  '-t': 106, '-z': 107, '-n': 108, '-o': 109, '-v': 110, '-R': 111,
+};
+const BIN_TEST: Record<string, number> = {
+  '=': ASSGN, '==': EQUAL, '!=': NEQUAL, '=~': 112, '-nt': 113, '-ot': 114, '-ef': 115,
+  '-eq': 116, '-ne': 117, '-le': 118, '-ge': 119, '-lt': 120, '-gt': 121,
+};
+
+function validName(v: string): boolean { return /^[A-Za-z_][A-Za-z0-9_]*$/.test(v); }
+
+function isArithName(x: ArithmExpr): boolean {
+  if (x.type !== 'Word' || x.Parts.length !== 1) return false;
+  const p = x.Parts[0]!;
+  return p.type === 'Lit' && validName(p.Value);
+}
+
+/** The delimiter of a here-document: its word with quotes removed, and whether it had any. */
+function hdocStop(w: Word): { stop: string; quoted: boolean } {
+  let stop = '', quoted = false;
+  for (const p of w.Parts) {
+    if (p.type === 'Lit') {
+      for (let i = 0; i < p.Value.length; i++) {
+        if (p.Value[i] === '\\') { quoted = true; i++; if (i < p.Value.length) stop += p.Value[i]; } else stop += p.Value[i];
+      }
+    } else if (p.type === 'SglQuoted') { stop += p.Value; quoted = true; } else if (p.type === 'DblQuoted') {
+      quoted = true;
+      for (const q of p.Parts) { if (q.type !== 'Lit') decline(); stop += (q as Lit).Value; }
+    } else decline();
+  }
+  return { stop, quoted };
+}
