@@ -4,8 +4,11 @@
 //                            which doubled the startup snapshot)
 //   dist/interp-launch.cjs   tiny loader that runs the bundle through vm.Script with a V8 code cache
 //                            (dist/interp.cjs.<node version>.cache, written on first run)
-//   dist/interp.blob         user-land V8 startup snapshot: mvdan-sh loaded and warmed, our modules
-//                            loaded; tied to this exact node binary and CPU
+//   dist/interp.blob         user-land V8 startup snapshot: our modules loaded and warmed, without
+//                            mvdan-sh (host/interp/fast-parser.ts parses most scripts); tied to this
+//                            exact node binary and CPU
+//   dist/mvdan-sh.js         mvdan-sh for the scripts the fast parser declines, loaded by the blob's
+//                            process through a V8 code cache (dist/mvdan-sh.js.<node version>.cache)
 //   dist/interp.blob.stamp   what the launcher checks before using the blob: line 1 the node binary
 //                            (process.execPath), line 2 /sys/devices/system/cpu/modalias; its mtime
 //                            is the node binary's (`touch -r`)
@@ -19,8 +22,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 
 const BLOB = 'dist/interp.blob';
+const MVDAN = 'dist/mvdan-sh.js';
 // V8 flags the blob is built and run with (bin/hpatch-router passes the same; they are part of the
 // blob's identity). --no-rehash-snapshot keeps the hash seed the builder drew at random instead of
 // drawing a new one and rehashing every string and dictionary at each start (~5 ms): the seed is
@@ -50,7 +55,7 @@ await mkdir('dist', { recursive: true });
 await rm(STAMP, { force: true });
 await rm(BLOB, { force: true });
 await rm('dist/interp-snapshot.cjs', { force: true }); // left by older builds
-for (const f of readdirSync('dist')) if (/^interp\.cjs\..*\.cache$/.test(f)) await rm(`dist/${f}`);
+for (const f of readdirSync('dist')) if (/^(interp\.cjs|mvdan-sh\.js)\..*\.cache$/.test(f)) await rm(`dist/${f}`);
 await build({ ...bundleOptions, entryPoints: ['host/interp/bin.ts'], outfile: 'dist/interp.cjs' });
 warnIfNotAscii('dist/interp.cjs');
 await writeFile('dist/interp-launch.cjs', `'use strict';
@@ -94,7 +99,9 @@ async function buildSnapshot() {
   const tmp = await mkdtemp(join(tmpdir(), 'hpatch-interp-snapshot-'));
   try {
     const entry = join(tmp, 'interp-snapshot.cjs');
-    await build({ ...bundleOptions, entryPoints: ['host/interp/snapshot.ts'], outfile: entry });
+    await build({ ...bundleOptions, entryPoints: ['host/interp/snapshot.ts'], outfile: entry, external: ['mvdan-sh'] });
+    await writeFile(MVDAN, await readFile(createRequire(import.meta.url).resolve('mvdan-sh')));
+    warnIfNotAscii(MVDAN);
     // V8 flags are part of the blob's identity: no NODE_OPTIONS (the launcher takes this path only
     // when it is empty). An empty environment: mvdan-sh's Go runtime copies process.env when it
     // initializes, and the blob must not keep the build's variables (tokens…) for every user.
@@ -113,6 +120,12 @@ async function buildSnapshot() {
     if (t.status !== 0 || t.stdout !== '42 arg\n') {
       await rm(blob, { force: true });
       return `smoke test failed (status ${t.status}): ${t.error?.message ?? ''}${t.stderr}${t.stdout}`.trim();
+    }
+    // A script the fast parser declines: loads mvdan-sh beside the blob and writes its code cache.
+    const lazy = spawnSync(process.execPath, [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', blob, '--', '-c', 'a=(x y); echo "${a[1]}"'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+    if (lazy.status !== 0 || lazy.stdout !== 'y\n') {
+      await rm(blob, { force: true });
+      return `smoke test of the mvdan-sh fallback failed (status ${lazy.status}): ${lazy.error?.message ?? ''}${lazy.stderr}${lazy.stdout}`.trim();
     }
     await rename(blob, BLOB);
     let cpu = '';

@@ -5,9 +5,13 @@
 import * as fs from 'node:fs';
 import * as v8 from 'node:v8';
 import { runInterpCli, runScript } from './cli.ts';
-import { parse } from './parser.ts';
+import { mvdanLoaded, parse, setMvdanLoader } from './parser.ts';
+import { loadMvdanBesideBlob } from './mvdan-lazy.ts';
 import { resetPipesForSnapshot } from './io.ts';
 
+// mvdan-sh stays out of the blob (the bundle has it as an external): fast-parser.ts parses the
+// warm-up below, and a script it declines loads mvdan-sh from beside the blob.
+setMvdanLoader(loadMvdanBesideBlob);
 parse('echo warm | cat; x=$((1+2)); [[ a == b ]]', false);
 parse('echo warm', true);
 
@@ -23,7 +27,10 @@ echo "$x $y $z $w $n" | while read -r a b; do :; done
 `;
 const nul = fs.openSync('/dev/null', 'r+');
 void runScript(Buffer.from(WARM_UP), { fds: { 0: nul, 1: nul, 2: nul }, env: {}, cwd: '/' }).finally(() => fs.closeSync(nul));
-v8.startupSnapshot.addSerializeCallback(() => resetPipesForSnapshot());
+v8.startupSnapshot.addSerializeCallback(() => {
+  resetPipesForSnapshot();
+  if (mvdanLoaded()) throw new Error('the warm-up loaded mvdan-sh: fast-parser.ts must accept it');
+});
 
 v8.startupSnapshot.setDeserializeMainFunction(() => {
   // bin/hpatch-router sets GLIBC_TUNABLES (huge pages for the blob's buffers) only when the caller

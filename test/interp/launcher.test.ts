@@ -107,6 +107,33 @@ describe('bin/hpatch-router interp (launcher)', function () {
     } finally { t.cleanup(); }
   });
 
+  it('parses most scripts without mvdan-sh and loads it from beside the blob for the others', () => {
+    const t = tempDir('launcher');
+    try {
+      // without dist/mvdan-sh.js: what fast-parser.ts accepts still runs, the rest says what is missing
+      const bare = layout(join(t.dir, 'bare'));
+      const plain = 'f() { local x=$1; echo "${x:-none}" | tr a-z A-Z; }\nfor i in 1 2; do f "v$i"; done\ncat <<EOF\n$((6 * 7)) $(echo sub)\nEOF\n[[ -n $HOME ]] && echo ok';
+      let r = run(bare, ['-c', plain]);
+      expect([r.stdout, r.stderr, r.status]).to.deep.equal(['V1\nV2\n42 sub\nok\n', '', 0]);
+      r = run(bare, ['-c', 'a=(x y); echo "${a[1]}"']);
+      expect(r.stdout).to.equal('');
+      expect(r.stderr).to.match(/^interp: cannot load the shell parser \S*\/bare\/dist\/mvdan-sh\.js \(ENOENT\): the install is incomplete/);
+      expect(r.status).to.equal(70);
+      // with it (a copy, no code cache yet): the script runs, and the first run writes the cache
+      const full = layout(join(t.dir, 'full'));
+      copyFileSync(join(DIST, 'mvdan-sh.js'), join(t.dir, 'full', 'dist', 'mvdan-sh.js'));
+      const cache = join(t.dir, 'full', 'dist', `mvdan-sh.js.${process.version}.cache`);
+      for (let round = 0; round < 2; round++) {
+        r = run(full, ['-c', 'a=(x y); echo "${a[1]}"']);
+        expect([r.stdout, r.stderr, r.status], `round ${round}`).to.deep.equal(['y\n', '', 0]);
+        expect(existsSync(cache), `round ${round}`).to.equal(true);
+      }
+      // syntax errors are mvdan-sh's to report
+      r = run(full, ['-c', 'echo hi\necho ${', 'me']);
+      expect([r.stdout, r.stderr, r.status]).to.deep.equal(['', 'me: 2:6: parameter expansion requires a literal\n', 2]);
+    } finally { t.cleanup(); }
+  });
+
   it('keeps no variable of the build environment in the blob (mvdan-sh copies process.env at init)', () => {
     const path = process.env['PATH'];
     expect(path, 'PATH').to.be.a('string').and.have.length.above(4);
