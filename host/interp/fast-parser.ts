@@ -18,11 +18,12 @@ import type {
 // Token codes are mvdan/sh v3.5.1's (syntax/tokens.go), so operators go into the AST as they are.
 const EOF: number = 1, NEWL: number = 2, LIT: number = 3, LITWORD: number = 4, LITREDIR: number = 5, SGLQUOTE: number = 6, DBLQUOTE: number = 7;
 const AND: number = 9, ANDAND: number = 10, OROR: number = 11, OR: number = 12, ORAND: number = 13;
-const DOLLAR: number = 14, DOLLSGLQUOTE: number = 15, DOLLBRACE: number = 17, DOLLPAREN: number = 19, DOLLDBLPAREN: number = 20;
+const DOLLAR: number = 14, DOLLSGLQUOTE: number = 15, DOLLDBLQUOTE: number = 16, DOLLBRACE: number = 17, DOLLPAREN: number = 19, DOLLDBLPAREN: number = 20;
 const LEFTBRACK: number = 21, LEFTPAREN: number = 23, DBLLEFTPAREN: number = 24, RIGHTBRACE: number = 25, RIGHTBRACK: number = 26, RIGHTPAREN: number = 27;
 const SEMICOLON: number = 29, DBLSEMICOLON: number = 30, SEMIAND: number = 31, DBLSEMIAND: number = 32;
 const EXCLMARK: number = 34, TILDE: number = 35, ADDADD: number = 36, SUBSUB: number = 37, STAR: number = 38, POWER: number = 39, EQUAL: number = 40, NEQUAL: number = 41;
 const LEQUAL: number = 42, GEQUAL: number = 43, ADDASSGN: number = 44, SHRASSGN: number = 53;
+const CMDIN: number = 66, CMDOUT: number = 67;
 const RDROUT: number = 54, APPOUT: number = 55, RDRIN: number = 56, RDRINOUT: number = 57, DPLIN: number = 58, DPLOUT: number = 59, CLBOUT: number = 60;
 const HDOC: number = 61, DASHHDOC: number = 62, WORDHDOC: number = 63, RDRALL: number = 64, APPALL: number = 65;
 const PLUS: number = 68, COLPLUS: number = 69, MINUS: number = 70, COLMINUS: number = 71, QUEST: number = 72, COLQUEST: number = 73, ASSGN: number = 74, COLASSGN: number = 75;
@@ -30,7 +31,7 @@ const PERC: number = 76, DBLPERC: number = 77, HASH: number = 78, DBLHASH: numbe
 const AT: number = 84, SLASH: number = 85, DBLSLASH: number = 86, COLON: number = 87;
 
 /** What the lexer is reading (mvdan's quote states, those we support). */
-const enum Mode { Reg, Test, DblQuotes, ParamName, ParamExp, ParamRepl, Arith, Slice, HdocWord }
+const enum Mode { Reg, Test, DblQuotes, ParamName, ParamExp, ParamRepl, Arith, Slice, Index, HdocWord, ArrayElems, Regexp }
 
 const DECLINE = new Error('fast parser declines');
 const decline = (): never => { throw DECLINE; };
@@ -86,13 +87,13 @@ class Parser {
       if (ch === '\n') {
         this.i++;
         if (this.tok === NEWL) continue;
-        if (this.mode !== Mode.Reg && this.mode !== Mode.Test && this.mode !== Mode.HdocWord) decline(); // in ${ } or arithmetic
+        if (this.mode !== Mode.Reg && this.mode !== Mode.Test && this.mode !== Mode.HdocWord && this.mode !== Mode.ArrayElems) decline(); // in ${ } or arithmetic
         this.spaced = true;
         this.tok = NEWL;
         if (this.hdocs.length && this.mode !== Mode.HdocWord) this.readHdocs();
         return;
       }
-      if (ch === '#' && (this.mode === Mode.Reg || this.mode === Mode.Test || this.mode === Mode.HdocWord)) {
+      if (ch === '#' && (this.mode === Mode.Reg || this.mode === Mode.Test || this.mode === Mode.HdocWord || this.mode === Mode.ArrayElems)) {
         const nl = this.s.indexOf('\n', this.i);
         const end = nl < 0 ? this.s.length : nl;
         if (this.s.charCodeAt(end - 1) === 92) decline(); // the comment would end at the continuation
@@ -104,14 +105,22 @@ class Parser {
     this.pos = this.i;
     const ch = this.c();
     switch (this.mode) {
-      case Mode.Reg: case Mode.Test: case Mode.HdocWord:
+      case Mode.Regexp:
+        if (!this.rxFirstPart && this.spaced) { this.mode = Mode.Reg; this.next(); this.spaced = true; return; }
+        this.rxFirstPart = false;
+        if (';"\'$&><'.includes(ch)) this.tok = this.regToken(ch);
+        else if (ch === ')' && this.rxOpenParens <= 0) { this.i++; this.tok = RIGHTPAREN; this.mode = Mode.Reg; }
+        else this.litRegexp();
+        return;
+      case Mode.Reg: case Mode.Test: case Mode.HdocWord: case Mode.ArrayElems:
         if (';"\'()$|&><'.includes(ch)) this.tok = this.regToken(ch);
         else if ('?*+@!'.includes(ch) && this.c(this.i + 1) === '(') decline(); // extglob
+        else if (this.mode === Mode.ArrayElems && (ch === '[' || ch === '=')) this.tok = this.paramToken(ch);
         else this.litNone();
         return;
-      case Mode.Arith: case Mode.Slice:
+      case Mode.Arith: case Mode.Slice: case Mode.Index:
         if ('+-!~*/%()^<>:=,?|&[]#'.includes(ch)) { this.tok = this.arithToken(ch); return; }
-        if (this.mode === Mode.Slice && '}@'.includes(ch)) { this.tok = this.paramToken(ch); return; }
+        if (this.mode !== Mode.Arith && '}@'.includes(ch)) { this.tok = this.paramToken(ch); return; }
         if (';"\'$'.includes(ch)) { this.tok = this.regToken(ch); return; }
         this.litOther();
         return;
@@ -173,14 +182,14 @@ class Parser {
         }
         if (n1 === '>') { this.i += 2; return RDRINOUT; }
         if (n1 === '&') { this.i += 2; return DPLIN; }
-        if (n1 === '(' && !this.posix) decline(); // process substitution
+        if (n1 === '(' && !this.posix) { this.i += 2; return CMDIN; }
         this.i++; return RDRIN;
       default: // '>'
         if (this.cont(this.i + 1)) decline();
         if (n1 === '>') { this.i += 2; return APPOUT; }
         if (n1 === '&') { this.i += 2; return DPLOUT; }
         if (n1 === '|') { this.i += 2; return CLBOUT; }
-        if (n1 === '(' && !this.posix) decline();
+        if (n1 === '(' && !this.posix) { this.i += 2; return CMDOUT; }
         this.i++; return RDROUT;
     }
   }
@@ -190,7 +199,7 @@ class Parser {
     const n1 = this.c(this.i + 1);
     if (this.cont(this.i + 1)) decline();
     if (!dq && n1 === '\'' && !this.posix) { this.i += 2; return DOLLSGLQUOTE; }
-    if (!dq && n1 === '"' && !this.posix) decline(); // $"…"
+    if (!dq && n1 === '"' && !this.posix) { this.i += 2; return DOLLDBLQUOTE; }
     if (n1 === '{') { this.i += 2; return DOLLBRACE; }
     if (n1 === '[' && !this.posix && this.mode !== Mode.ParamName) decline(); // $[…]
     if (n1 === '(') {
@@ -282,8 +291,8 @@ class Parser {
           continue;
         case '>': case '<': {
           flush(i); from = i;
-          if (s[i + 1] === '(') decline();
-          if (/^[0-9]+$/.test(v)) tok = LITREDIR;
+          if (s[i + 1] === '(') tok = LIT; // a process substitution goes on the word
+          else if (/^[0-9]+$/.test(v)) tok = LITREDIR;
           else if (v[0] === '{' && v.endsWith('}')) decline(); // {fd}> redirections
           break loop;
         }
@@ -315,7 +324,7 @@ class Parser {
   private litOther(): void {
     const s = this.s, m = this.mode;
     let v = '', from = this.i, i = this.i, tok = LITWORD;
-    const arith = m === Mode.Arith || m === Mode.Slice;
+    const arith = m === Mode.Arith || m === Mode.Slice || m === Mode.Index;
     const keep = m === Mode.ParamExp || m === Mode.ParamRepl;
     loop: for (; i < s.length; i++) {
       const ch = s[i]!;
@@ -350,6 +359,36 @@ class Parser {
     this.tok = tok;
     this.val = v;
   }
+
+  /** A piece of a `=~` regex: blanks inside parentheses are part of it (mvdan's advanceLitRe). */
+  private litRegexp(): void {
+    const s = this.s;
+    let i = this.i, tok = LITWORD;
+    loop: for (;; i++) {
+      if (i >= s.length) { i = s.length; this.mode = Mode.Reg; break; }
+      const ch = s[i]!;
+      switch (ch) {
+        case '\\':
+          if (s.charCodeAt(i + 1) === 10) decline();
+          i++;
+          break;
+        case '(': this.rxOpenParens++; break;
+        case ')':
+          if (--this.rxOpenParens < 0) { this.mode = Mode.Reg; break loop; }
+          break;
+        case ' ': case '\t': case '\n': case ';': case '&': case '>': case '<':
+          if (this.rxOpenParens <= 0) { this.mode = Mode.Reg; break loop; }
+          break;
+        case '"': case '\'': case '$': tok = LIT; break loop;
+        case '`': decline();
+      }
+    }
+    this.val = s.slice(this.i, i);
+    this.i = i;
+    this.tok = tok;
+  }
+  private rxOpenParens = 0;
+  private rxFirstPart = false;
 
   /** A literal inside double quotes: up to `"`, `$` or a line continuation. */
   private litDquote(): void {
@@ -472,7 +511,7 @@ class Parser {
         this.callExpr(s, undefined, false);
         break;
       case LIT: case DOLLBRACE: case DOLLDBLPAREN: case DOLLPAREN: case DOLLAR:
-      case SGLQUOTE: case DOLLSGLQUOTE: case DBLQUOTE:
+      case SGLQUOTE: case DOLLSGLQUOTE: case DBLQUOTE: case DOLLDBLQUOTE: case CMDIN: case CMDOUT:
         if (this.hasValidIdent()) { this.callExpr(s, undefined, true); break; }
         {
           const w = this.word(this.wordParts());
@@ -546,8 +585,16 @@ class Parser {
       }
       case 'local': case 'export': case 'readonly': case 'typeset': case 'declare': case 'nameref':
         return this.declClause(s);
+      case 'time': {
+        const time = this.pos;
+        this.next();
+        const posixFormat = this.gotRsrv('-p') !== undefined;
+        const stmt = this.pipe(this.stmt(this.pos), false) ?? null;
+        s.Cmd = { type: 'TimeClause', Time: time, PosixFormat: posixFormat, Stmt: stmt } as Command;
+        return;
+      }
       default:
-        decline(); // `]]` alone, let, time, coproc, select
+        decline(); // `]]` alone, let, coproc, select
     }
   }
 
@@ -677,9 +724,20 @@ class Parser {
         return l;
       }
       case SGLQUOTE: case DOLLSGLQUOTE: return this.sglQuoted();
-      case DBLQUOTE:
+      case DBLQUOTE: case DOLLDBLQUOTE:
         if (this.mode === Mode.DblQuotes) return null;
         return this.dblQuoted();
+      case CMDIN: case CMDOUT: {
+        if (this.mode === Mode.HdocWord) decline();
+        const opPos = this.pos, op = this.tok;
+        const old = this.enterSub();
+        this.next();
+        const stmts = this.stmtList([]);
+        this.leaveSub(old);
+        const rparen = this.pos;
+        if (!this.got(RIGHTPAREN)) decline();
+        return { type: 'ProcSubst', OpPos: opPos, Rparen: rparen, Op: op, Stmts: stmts, Last: [] } as WordPart;
+      }
       case DOLLBRACE: case DOLLPAREN: case DOLLDBLPAREN: case DOLLAR:
         if (this.mode === Mode.HdocWord) decline();
         return this.dollarPart();
@@ -754,7 +812,7 @@ class Parser {
   }
 
   private dblQuoted(): DblQuoted {
-    const left = this.pos;
+    const left = this.pos, dollar = this.tok === DOLLDBLQUOTE;
     const old = this.mode;
     this.mode = Mode.DblQuotes;
     this.next();
@@ -763,7 +821,7 @@ class Parser {
     const right = this.pos;
     if (this.tok !== DBLQUOTE) decline();
     this.next();
-    return { type: 'DblQuoted', Left: left, Right: right, Dollar: false, Parts: parts } as DblQuoted;
+    return { type: 'DblQuoted', Left: left, Right: right, Dollar: dollar, Parts: parts } as DblQuoted;
   }
 
   private paramExp(): ParamExp {
@@ -777,8 +835,11 @@ class Parser {
       if (this.cont()) decline();
       pe.Length = true;
       this.next();
-    } else if (this.tok === EXCLMARK && nameOp(this.c())) decline(); // ${!x}
-    else if (this.tok === PERC) decline();
+    } else if (this.tok === EXCLMARK && nameOp(this.c())) {
+      if (this.cont() || this.posix) decline();
+      pe.Excl = true;
+      this.next();
+    } else if (this.tok === PERC) decline();
     switch (this.tok) {
       case LIT: case LITWORD:
         if (!/^[0-9]*$/.test(this.val) && !validName(this.val)) decline();
@@ -806,7 +867,17 @@ class Parser {
       this.next();
       return pe;
     }
-    if (this.tok === LEFTBRACK || this.isLit()) decline(); // indexes; `${a b}`
+    if (this.isLit()) decline(); // `${a b}`
+    if (this.tok === LEFTBRACK) {
+      if (this.posix || !validName(pe.Param.Value)) decline();
+      (pe as { Index: ArithmExpr }).Index = this.index();
+      if (this.tok === RIGHTBRACE) {
+        pe.Rbrace = this.pos;
+        this.mode = old;
+        this.next();
+        return pe;
+      }
+    }
     if (pe.Length) decline();
     switch (this.tok) {
       case SLASH: case DBLSLASH: {
@@ -843,8 +914,21 @@ class Parser {
       case PERC: case DBLPERC: case HASH: case DBLHASH:
         pe.Exp = this.paramExpExp();
         break;
+      case AT: case STAR:
+        if (this.posix) decline();
+        if (pe.Excl && this.c() === '}') { // ${!prefix*}, ${!prefix@}
+          (pe as { Names: number }).Names = this.tok;
+          this.next();
+          break;
+        }
+        if (this.tok === STAR) decline();
+        pe.Exp = this.paramExpExp();
+        // ${x@Q} and the like: one literal operator letter bash knows
+        if (!pe.Exp!.Word || pe.Exp!.Word.Parts.length !== 1 || pe.Exp!.Word.Parts[0]!.type !== 'Lit'
+          || !['a', 'u', 'A', 'E', 'K', 'L', 'P', 'U', 'Q'].includes((pe.Exp!.Word.Parts[0] as Lit).Value)) decline();
+        break;
       default:
-        decline(); // `@` operators, `${!x*}`, errors
+        decline();
     }
     this.mode = old;
     pe.Rbrace = this.pos;
@@ -884,13 +968,25 @@ class Parser {
       if (this.val[end - 1] === '+' && !this.posix) end--;
       if (validName(this.val.slice(0, end))) return true;
     } else if (!validName(this.val)) return false;
-    if (this.c() === '[') decline(); // a[i]=x
-    return false;
+    return this.c() === '['; // a[i]=x
   }
 
-  private getAssign(): Assign {
+  /** The inside of `[…]` after its `[` (mvdan's eitherIndex), up to and past the `]`. */
+  private index(): ArithmExpr {
+    const old = this.mode;
+    this.mode = Mode.Index;
+    this.next();
+    if (this.tok === STAR || this.tok === AT) { this.val = this.tok === STAR ? '*' : '@'; this.tok = LITWORD; }
+    const x = this.arithm() ?? decline();
+    this.mode = old;
+    if (this.tok !== RIGHTBRACK) decline();
+    this.next();
+    return x;
+  }
+
+  private getAssign(needEqual: boolean): Assign {
+    if (this.eqlOffs <= 0) return this.indexAssign(needEqual);
     const tokPos = this.pos, val = this.val, eq = this.eqlOffs;
-    if (eq <= 0) decline();
     let nameEnd = eq;
     const append = !this.posix && val[eq - 1] === '+';
     if (append) nameEnd--;
@@ -906,7 +1002,11 @@ class Parser {
     if (rest !== '') (as as { Value: Word }).Value = this.word([this.lit(tokPos + 1 + eq, rest, end)]);
     this.next();
     if (this.spaced || this.stopToken()) return as;
-    if (as.Value === null && this.tok === LEFTPAREN) decline(); // arrays
+    if (as.Value === null && this.tok === LEFTPAREN) {
+      if (this.posix) decline();
+      (as as { Array: unknown }).Array = this.arrayExpr();
+      return as;
+    }
     const w = this.getWord();
     if (w) {
       if (as.Value === null) (as as { Value: Word }).Value = w;
@@ -915,24 +1015,77 @@ class Parser {
     return as;
   }
 
+  /** `a[i]=…`, `a[i]+=…`, or (in declarations) a bare `a[i]`. */
+  private indexAssign(needEqual: boolean): Assign {
+    const as = { type: 'Assign', Append: false, Naked: false, Name: this.lit(this.pos, this.val), Index: null, Value: null, Array: null } as unknown as Assign;
+    this.i++; // the `[`
+    (as as { Index: ArithmExpr }).Index = this.index();
+    if (this.spaced || this.stopToken()) {
+      if (needEqual) decline();
+      (as as { Naked: boolean }).Naked = true;
+      return as;
+    }
+    if (!this.isLit()) decline();
+    let v = this.val, p = this.pos;
+    if (v[0] === '+') { (as as { Append: boolean }).Append = true; v = v.slice(1); p++; }
+    if (v[0] !== '=') decline();
+    v = v.slice(1);
+    p++;
+    if (v === '') this.next();
+    else { this.val = v; this.pos = p; }
+    if (this.spaced || this.stopToken()) return as;
+    if (this.tok === LEFTPAREN) decline(); // arrays cannot be nested
+    const w = this.getWord();
+    if (w) (as as { Value: Word }).Value = w;
+    return as;
+  }
+
+  /** `(elem …)` of an array assignment; the current token is `(`. */
+  private arrayExpr(): unknown {
+    const lparen = this.pos;
+    const old = this.mode;
+    if (this.hdocs.length) decline();
+    this.mode = Mode.ArrayElems;
+    this.next();
+    this.got(NEWL);
+    const elems: unknown[] = [];
+    while (this.tok !== EOF && this.tok !== RIGHTPAREN) {
+      let idx: ArithmExpr | null = null;
+      if (this.tok === LEFTBRACK) {
+        idx = this.index();
+        if (this.tok !== ASSGN) decline();
+        this.next();
+      }
+      const value = this.getWord();
+      if (!value && this.tok !== NEWL && this.tok !== RIGHTPAREN && this.tok !== LEFTBRACK) decline();
+      elems.push({ type: 'ArrayElem', Index: idx, Value: value, Comments: [] });
+      this.got(NEWL);
+    }
+    this.mode = old;
+    const rparen = this.pos;
+    if (!this.got(RIGHTPAREN)) decline();
+    return { type: 'ArrayExpr', Lparen: lparen, Rparen: rparen, Elems: elems, Last: [] };
+  }
+
   private callExpr(s: Stmt, w: Word | undefined, assign: boolean): void {
     const ce = { type: 'CallExpr', Assigns: [], Args: w ? [w] : [] } as CallExpr;
-    if (assign) ce.Assigns.push(this.getAssign());
+    if (assign) ce.Assigns.push(this.getAssign(true));
     for (;;) {
       switch (this.tok) {
         case EOF: case NEWL: case SEMICOLON: case AND: case OR: case ANDAND: case OROR: case ORAND:
         case DBLSEMICOLON: case SEMIAND: case DBLSEMIAND:
           break;
         case LITWORD:
-          if (ce.Args.length === 0 && this.hasValidIdent()) { ce.Assigns.push(this.getAssign()); continue; }
+          if (ce.Args.length === 0 && this.hasValidIdent()) { ce.Assigns.push(this.getAssign(true)); continue; }
           ce.Args.push(this.word([this.lit(this.pos, this.val)]));
           this.next();
           continue;
         case LIT:
-          if (ce.Args.length === 0 && this.hasValidIdent()) { ce.Assigns.push(this.getAssign()); continue; }
+          if (ce.Args.length === 0 && this.hasValidIdent()) { ce.Assigns.push(this.getAssign(true)); continue; }
           ce.Args.push(this.word(this.wordParts()));
           continue;
         case DOLLBRACE: case DOLLDBLPAREN: case DOLLPAREN: case DOLLAR: case SGLQUOTE: case DOLLSGLQUOTE: case DBLQUOTE:
+        case DOLLDBLQUOTE: case CMDIN: case CMDOUT:
           ce.Args.push(this.word(this.wordParts()));
           continue;
         case RDROUT: case APPOUT: case RDRIN: case DPLIN: case DPLOUT: case CLBOUT: case RDRINOUT:
@@ -949,6 +1102,7 @@ class Parser {
       break;
     }
     if (ce.Assigns.length === 0 && ce.Args.length === 0) return;
+    if (ce.Args.length && ce.Assigns.some((a) => a.Index !== null || a.Array !== null)) decline(); // inline arrays
     s.Cmd = ce;
   }
 
@@ -957,7 +1111,7 @@ class Parser {
     this.next();
     const args: Assign[] = [];
     while (!this.stopToken() && !this.isRedir()) {
-      if (this.hasValidIdent()) args.push(this.getAssign());
+      if (this.hasValidIdent()) args.push(this.getAssign(false));
       else if (this.eqlOffs > 0) decline(); // invalid var name (mvdan looks at the last literal's `=`)
       else if (this.tok === LITWORD && validName(this.val)) {
         const name = this.lit(this.pos, this.val);
@@ -1166,10 +1320,15 @@ class Parser {
       this.next();
       b.Y = this.testExpr(false) ?? decline();
     } else {
-      if (op === 112) decline(); // =~ lexes its regex its own way
       if ((left as { type: string }).type !== 'Word') decline();
+      if (op === 112) { // =~: the regex is lexed its own way, up to a blank outside parentheses
+        this.mode = Mode.Regexp;
+        this.rxOpenParens = 0;
+        this.rxFirstPart = true;
+      }
       this.next();
       b.Y = this.getWord() ?? decline();
+      this.mode = Mode.Test;
     }
     return b as TestExpr;
   }
@@ -1320,8 +1479,12 @@ class Parser {
       case LITWORD: {
         const l = this.lit(this.pos, this.val);
         this.next();
-        if (this.tok === LEFTBRACK) decline(); // a[i]
-        x = this.word([l]);
+        if (this.tok === LEFTBRACK) { // a[i]: a short ParamExp with an index, as mvdan has it
+          if (this.posix) decline();
+          const pe = { type: 'ParamExp', Dollar: l.ValuePos, Rbrace: 0, Short: true, Excl: false, Length: false, Width: false, Param: l, Index: null, Slice: null, Repl: null, Names: 0, Exp: null } as unknown as ParamExp;
+          (pe as { Index: ArithmExpr }).Index = this.index();
+          x = this.word([pe]);
+        } else x = this.word([l]);
         break;
       }
       case LEFTBRACK: case COLON: return decline();
@@ -1362,7 +1525,7 @@ function validName(v: string): boolean { return /^[A-Za-z_][A-Za-z0-9_]*$/.test(
 function isArithName(x: ArithmExpr): boolean {
   if (x.type !== 'Word' || x.Parts.length !== 1) return false;
   const p = x.Parts[0]!;
-  return p.type === 'Lit' && validName(p.Value);
+  return (p.type === 'Lit' && validName(p.Value)) || (p.type === 'ParamExp' && p.Short && p.Index !== null);
 }
 
 /** The delimiter of a here-document: its word with quotes removed, and whether it had any. */
