@@ -828,8 +828,8 @@ class Parser {
     const pe = { type: 'ParamExp', Dollar: this.pos, Rbrace: 0, Short: false, Excl: false, Length: false, Width: false, Param: null, Index: null, Slice: null, Repl: null, Names: 0, Exp: null } as unknown as ParamExp;
     const old = this.mode;
     this.mode = Mode.ParamName;
+    if (' \t\n|'.includes(this.c()) || this.cont()) decline(); // `${ cmd;}`: mksh's
     if (this.c() === '#') { this.tok = HASH; this.pos = this.i; this.i++; } else this.next();
-    if (this.spaced) decline();
     const nameOp = (ch: string): boolean => ch !== '' && !'}:+=%[]/^,'.includes(ch);
     if (this.tok === HASH && nameOp(this.c())) {
       if (this.cont()) decline();
