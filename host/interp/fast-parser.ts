@@ -4,9 +4,8 @@
 // gets from mvdan-sh v3.5.1 — same nodes, fields, byte offsets and mvdan's own quirks (a heredoc
 // body ends at its last line's newline, `$10` is `$1` then `0`, `"x"2>f` ends the word before
 // `2`) — and declines (returns undefined) anything else: every syntax error, and the constructs it
-// does not know (backquotes, arrays and indexes, `${!x}`, `=~`, extglobs, process substitution,
-// `let`, `time`, `coproc`, `select`, `{fd}>` redirections, line continuations anywhere but
-// between and inside plain words). test/interp/fast-parser.test.ts holds it to mvdan-sh over
+// does not know (backquotes with backslashes or nested, `let`, extglobs, `coproc`, `select`, `$[…]`,
+// `{fd}>` redirections, line continuations inside quotes and here-documents…). test/interp/fast-parser.test.ts holds it to mvdan-sh over
 // every fixture script, a corpus of snippets and mutations of them.
 //
 // Input is the script's UTF-8 bytes as a latin1 string; offsets are byte offsets.
@@ -16,7 +15,7 @@ import type {
 } from './ast.ts';
 
 // Token codes are mvdan/sh v3.5.1's (syntax/tokens.go), so operators go into the AST as they are.
-const EOF: number = 1, NEWL: number = 2, LIT: number = 3, LITWORD: number = 4, LITREDIR: number = 5, SGLQUOTE: number = 6, DBLQUOTE: number = 7;
+const EOF: number = 1, NEWL: number = 2, LIT: number = 3, LITWORD: number = 4, LITREDIR: number = 5, SGLQUOTE: number = 6, DBLQUOTE: number = 7, BCKQUOTE: number = 8;
 const AND: number = 9, ANDAND: number = 10, OROR: number = 11, OR: number = 12, ORAND: number = 13;
 const DOLLAR: number = 14, DOLLSGLQUOTE: number = 15, DOLLDBLQUOTE: number = 16, DOLLBRACE: number = 17, DOLLPAREN: number = 19, DOLLDBLPAREN: number = 20;
 const LEFTBRACK: number = 21, LEFTPAREN: number = 23, DBLLEFTPAREN: number = 24, RIGHTBRACE: number = 25, RIGHTBRACK: number = 26, RIGHTPAREN: number = 27;
@@ -63,6 +62,11 @@ class Parser {
   private subDepth = 0;     // inside `$( )`/`( )`: `)` ends a statement list
   private inCase = false;   // `;;` ends a statement list
   private hdocs: PendingHdoc[] = [];
+  // Backquotes are taken only without backslashes or nesting inside (mvdan unescapes one level of
+  // `\$`, `\``, `\\` in them while it reads bytes): the closing one is then the next backquote.
+  private bqEnd = -1;       // index of the closing backquote of the substitution being read
+  private bqNext = -1;      // … of the one the current (opening) BCKQUOTE token would start
+  private bqList = false;   // directly in a backquote's statement list (mvdan's subCmdBckquo state)
 
   constructor(private readonly s: string, private readonly posix: boolean) {}
 
@@ -95,7 +99,8 @@ class Parser {
       }
       if (ch === '#' && (this.mode === Mode.Reg || this.mode === Mode.Test || this.mode === Mode.HdocWord || this.mode === Mode.ArrayElems)) {
         const nl = this.s.indexOf('\n', this.i);
-        const end = nl < 0 ? this.s.length : nl;
+        let end = nl < 0 ? this.s.length : nl;
+        if (this.bqEnd > this.i && this.bqEnd < end) end = this.bqEnd;
         if (this.s.charCodeAt(end - 1) === 92) decline(); // the comment would end at the continuation
         this.i = end;
         continue;
@@ -113,7 +118,8 @@ class Parser {
         else this.litRegexp();
         return;
       case Mode.Reg: case Mode.Test: case Mode.HdocWord: case Mode.ArrayElems:
-        if (';"\'()$|&><'.includes(ch)) this.tok = this.regToken(ch);
+        if (ch === '`') this.tok = this.backquote();
+        else if (';"\'()$|&><'.includes(ch)) this.tok = this.regToken(ch);
         else if ('?*+@!'.includes(ch) && this.c(this.i + 1) === '(') decline(); // extglob
         else if (this.mode === Mode.ArrayElems && (ch === '[' || ch === '=')) this.tok = this.paramToken(ch);
         else this.litNone();
@@ -141,6 +147,7 @@ class Parser {
     if (this.mode === Mode.DblQuotes) {
       if (ch === '"') { this.i++; this.tok = DBLQUOTE; return; }
       if (ch === '$') { this.tok = this.dollarToken(true); return; }
+      if (ch === '`') { this.tok = this.backquote(); return; }
       this.litDquote();
       return;
     }
@@ -148,6 +155,17 @@ class Parser {
     if ('"\'$'.includes(ch)) { this.tok = this.regToken(ch); return; }
     this.litOther();
   }
+
+  /** A backquote, not consumed (as mvdan): the closing one of the substitution being read, or an opening one. */
+  private backquote(): number {
+    if (this.i === this.bqEnd) return BCKQUOTE;
+    if (this.bqEnd >= 0 || this.mode === Mode.HdocWord) decline();
+    const j = this.s.indexOf('`', this.i + 1);
+    if (j < 0 || this.s.lastIndexOf('\\', j) > this.i) decline();
+    this.bqNext = j;
+    return BCKQUOTE;
+  }
+  private bqClose(): boolean { return this.tok === BCKQUOTE && this.i === this.bqEnd; }
 
   private regToken(ch: string): number {
     const n1 = this.c(this.i + 1), n2 = this.c(this.i + 2);
@@ -299,9 +317,9 @@ class Parser {
         case '"': case '\'': case '$':
           tok = LIT;
           break loop;
-        case '`':
-          decline();
-          break;
+        case '`': // mvdan: a plain word end only directly in a backquote's statement list
+          if (!(this.bqList && this.mode === Mode.Reg)) tok = LIT;
+          break loop;
         case '?': case '*': case '+': case '@': case '!':
           if (s[i + 1] === '(') decline();
           break;
@@ -402,8 +420,7 @@ class Parser {
         i++;
         continue;
       }
-      if (ch === '$') { tok = LIT; break; }
-      if (ch === '`') decline();
+      if (ch === '$' || ch === '`') { tok = LIT; break; }
     }
     this.val = s.slice(this.i, i);
     this.i = Math.min(i, s.length);
@@ -439,7 +456,7 @@ class Parser {
       case DBLSEMICOLON: case SEMIAND: case DBLSEMIAND: case RIGHTPAREN:
         return true;
     }
-    return false;
+    return this.bqClose();
   }
 
   // ---- statements ----------------------------------------------------------------------------
@@ -458,7 +475,7 @@ class Parser {
     while (this.tok !== EOF) {
       const newLine = this.got(NEWL);
       if (this.tok === LITWORD && stops.includes(this.val)) break;
-      if (this.tok === RIGHTPAREN && this.subDepth > 0) break;
+      if ((this.tok === RIGHTPAREN && this.subDepth > 0) || this.bqClose()) break;
       if (this.tok === DBLSEMICOLON || this.tok === SEMIAND || this.tok === DBLSEMIAND) {
         if (this.inCase) break;
         decline();
@@ -510,14 +527,13 @@ class Parser {
         this.redirect(s);
         this.callExpr(s, undefined, false);
         break;
+      case BCKQUOTE:
+        if (this.bqClose()) return undefined;
+        this.wordStart(s);
+        break;
       case LIT: case DOLLBRACE: case DOLLDBLPAREN: case DOLLPAREN: case DOLLAR:
       case SGLQUOTE: case DOLLSGLQUOTE: case DBLQUOTE: case DOLLDBLQUOTE: case CMDIN: case CMDOUT:
-        if (this.hasValidIdent()) { this.callExpr(s, undefined, true); break; }
-        {
-          const w = this.word(this.wordParts());
-          if (this.tok === LEFTPAREN) decline();
-          this.callExpr(s, w, false);
-        }
+        this.wordStart(s);
         break;
       case LEFTPAREN: this.subshell(s); break;
       case DBLLEFTPAREN: this.arithCmd(s); break;
@@ -539,6 +555,14 @@ class Parser {
       s = b;
     }
     return s;
+  }
+
+  /** A simple command starting with a word part other than a plain literal. */
+  private wordStart(s: Stmt): void {
+    if (this.hasValidIdent()) return this.callExpr(s, undefined, true);
+    const w = this.word(this.wordParts());
+    if (this.tok === LEFTPAREN) decline();
+    this.callExpr(s, w, false);
   }
 
   private wordCommand(s: Stmt): void {
@@ -727,6 +751,7 @@ class Parser {
       case DBLQUOTE: case DOLLDBLQUOTE:
         if (this.mode === Mode.DblQuotes) return null;
         return this.dblQuoted();
+      case BCKQUOTE: return this.bqClose() ? null : this.backquoted();
       case CMDIN: case CMDOUT: {
         if (this.mode === Mode.HdocWord) decline();
         const opPos = this.pos, op = this.tok;
@@ -793,6 +818,28 @@ class Parser {
         return { type: 'ParamExp', Dollar: dollar, Rbrace: 0, Short: true, Excl: false, Length: false, Width: false, Param: param, Index: null, Slice: null, Repl: null, Names: 0, Exp: null } as ParamExp;
       }
     }
+  }
+
+  /** `` `…` `` (the current token opens it; bqNext is its end). */
+  private backquoted(): WordPart {
+    if (this.hdocs.length) decline();
+    const left = this.pos, end = this.bqNext;
+    const old = { mode: this.mode, inCase: this.inCase, subDepth: this.subDepth, bqList: this.bqList };
+    this.mode = Mode.Reg;
+    this.inCase = false;
+    this.subDepth = 0;
+    this.bqList = true;
+    this.bqEnd = end;
+    this.i++;
+    this.next();
+    const stmts = this.stmtList([]);
+    if (!this.bqClose() || this.hdocs.length) decline();
+    this.bqEnd = -1;
+    Object.assign(this, old);
+    const right = this.pos;
+    this.i = end + 1;
+    this.next();
+    return { type: 'CmdSubst', Left: left, Right: right, Stmts: stmts, Last: [], Backquotes: true, TempFile: false, ReplyVar: false } as WordPart;
   }
 
   private sglQuoted(): WordPart {
@@ -944,18 +991,18 @@ class Parser {
     return { type: 'Expansion', Op: op, Word: this.getWord() } as ParamExp['Exp'];
   }
 
-  private enterSub(): { mode: Mode; inCase: boolean; hdocs: PendingHdoc[] } {
-    const old = { mode: this.mode, inCase: this.inCase, hdocs: this.hdocs };
+  private enterSub(): { mode: Mode; inCase: boolean; bqList: boolean } {
+    const old = { mode: this.mode, inCase: this.inCase, bqList: this.bqList };
     if (this.hdocs.length) decline(); // a here-document pending across a substitution
     this.mode = Mode.Reg;
     this.inCase = false;
+    this.bqList = false;
     this.subDepth++;
     return old;
   }
-  private leaveSub(old: { mode: Mode; inCase: boolean; hdocs: PendingHdoc[] }): void {
+  private leaveSub(old: { mode: Mode; inCase: boolean; bqList: boolean }): void {
     if (this.hdocs.length) decline();
-    this.mode = old.mode;
-    this.inCase = old.inCase;
+    Object.assign(this, old);
     this.subDepth--;
   }
 
@@ -1082,6 +1129,10 @@ class Parser {
           continue;
         case LIT:
           if (ce.Args.length === 0 && this.hasValidIdent()) { ce.Assigns.push(this.getAssign(true)); continue; }
+          ce.Args.push(this.word(this.wordParts()));
+          continue;
+        case BCKQUOTE:
+          if (this.bqClose()) break;
           ce.Args.push(this.word(this.wordParts()));
           continue;
         case DOLLBRACE: case DOLLDBLPAREN: case DOLLPAREN: case DOLLAR: case SGLQUOTE: case DOLLSGLQUOTE: case DBLQUOTE:
@@ -1260,13 +1311,15 @@ class Parser {
         if (this.tok === RIGHTPAREN) break;
         if (!this.got(OR)) decline();
       }
-      const oldCase = this.inCase, oldSub = this.subDepth, oldMode = this.mode;
+      const oldCase = this.inCase, oldSub = this.subDepth, oldMode = this.mode, oldBq = this.bqList;
       this.inCase = true;
+      this.bqList = false;
       this.subDepth = 0;
       this.mode = Mode.Reg;
       this.next();
       ci.Stmts = this.stmtList(['esac']);
       this.inCase = oldCase;
+      this.bqList = oldBq;
       this.subDepth = oldSub;
       this.mode = oldMode;
       if (this.tok !== DBLSEMICOLON && this.tok !== SEMIAND && this.tok !== DBLSEMIAND) {
