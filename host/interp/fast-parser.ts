@@ -4,7 +4,7 @@
 // gets from mvdan-sh v3.5.1 — same nodes, fields, byte offsets and mvdan's own quirks (a heredoc
 // body ends at its last line's newline, `$10` is `$1` then `0`, `"x"2>f` ends the word before
 // `2`) — and declines (returns undefined) anything else: every syntax error, and the constructs it
-// does not know (backquotes with backslashes or nested, `let`, extglobs, `coproc`, `select`, `$[…]`,
+// does not know (backquotes with backslashes or nested, `let`, `coproc`, `select`, `$[…]`,
 // `{fd}>` redirections, line continuations inside quotes and here-documents…). test/interp/fast-parser.test.ts holds it to mvdan-sh over
 // every fixture script, a corpus of snippets and mutations of them.
 //
@@ -23,6 +23,8 @@ const SEMICOLON: number = 29, DBLSEMICOLON: number = 30, SEMIAND: number = 31, D
 const EXCLMARK: number = 34, TILDE: number = 35, ADDADD: number = 36, SUBSUB: number = 37, STAR: number = 38, POWER: number = 39, EQUAL: number = 40, NEQUAL: number = 41;
 const LEQUAL: number = 42, GEQUAL: number = 43, ADDASSGN: number = 44, SHRASSGN: number = 53;
 const CMDIN: number = 66, CMDOUT: number = 67;
+const GLOBQUEST: number = 122, GLOBSTAR: number = 123, GLOBPLUS: number = 124, GLOBAT: number = 125, GLOBEXCL: number = 126;
+const GLOB_TOKENS: Record<string, number> = { '?': GLOBQUEST, '*': GLOBSTAR, '+': GLOBPLUS, '@': GLOBAT, '!': GLOBEXCL };
 const RDROUT: number = 54, APPOUT: number = 55, RDRIN: number = 56, RDRINOUT: number = 57, DPLIN: number = 58, DPLOUT: number = 59, CLBOUT: number = 60;
 const HDOC: number = 61, DASHHDOC: number = 62, WORDHDOC: number = 63, RDRALL: number = 64, APPALL: number = 65;
 const PLUS: number = 68, COLPLUS: number = 69, MINUS: number = 70, COLMINUS: number = 71, QUEST: number = 72, COLQUEST: number = 73, ASSGN: number = 74, COLASSGN: number = 75;
@@ -120,7 +122,7 @@ class Parser {
       case Mode.Reg: case Mode.Test: case Mode.HdocWord: case Mode.ArrayElems:
         if (ch === '`') this.tok = this.backquote();
         else if (';"\'()$|&><'.includes(ch)) this.tok = this.regToken(ch);
-        else if ('?*+@!'.includes(ch) && this.c(this.i + 1) === '(') decline(); // extglob
+        else if (this.extGlobAt(this.i)) { this.tok = GLOB_TOKENS[ch]!; this.i += 2; }
         else if (this.mode === Mode.ArrayElems && (ch === '[' || ch === '=')) this.tok = this.paramToken(ch);
         else this.litNone();
         return;
@@ -166,6 +168,11 @@ class Parser {
     return BCKQUOTE;
   }
   private bqClose(): boolean { return this.tok === BCKQUOTE && this.i === this.bqEnd; }
+
+  /** `?(`, `*(`, `+(`, `@(`, `!(` start an extglob (not `@()`, nor after `function`: mvdan's rule). */
+  private extGlobAt(i: number): boolean {
+    return this.s[i + 1] === '(' && this.s[i + 2] !== ')' && this.val !== 'function';
+  }
 
   private regToken(ch: string): number {
     const n1 = this.c(this.i + 1), n2 = this.c(this.i + 2);
@@ -321,7 +328,7 @@ class Parser {
           if (!(this.bqList && this.mode === Mode.Reg)) tok = LIT;
           break loop;
         case '?': case '*': case '+': case '@': case '!':
-          if (s[i + 1] === '(') decline();
+          if (this.extGlobAt(i)) { tok = LIT; break loop; }
           break;
         case '=':
           if (this.eqlOffs < 0) { flush(i); from = i; this.eqlOffs = v.length; }
@@ -533,6 +540,7 @@ class Parser {
         break;
       case LIT: case DOLLBRACE: case DOLLDBLPAREN: case DOLLPAREN: case DOLLAR:
       case SGLQUOTE: case DOLLSGLQUOTE: case DBLQUOTE: case DOLLDBLQUOTE: case CMDIN: case CMDOUT:
+      case GLOBQUEST: case GLOBSTAR: case GLOBPLUS: case GLOBAT: case GLOBEXCL:
         this.wordStart(s);
         break;
       case LEFTPAREN: this.subshell(s); break;
@@ -752,6 +760,21 @@ class Parser {
         if (this.mode === Mode.DblQuotes) return null;
         return this.dblQuoted();
       case BCKQUOTE: return this.bqClose() ? null : this.backquoted();
+      case GLOBQUEST: case GLOBSTAR: case GLOBPLUS: case GLOBAT: case GLOBEXCL: {
+        if (this.posix) decline();
+        const opPos = this.pos, op = this.tok, s = this.s;
+        let depth = 1, i = this.i;
+        for (; i < s.length; i++) {
+          if (s[i] === '(') depth++;
+          else if (s[i] === ')' && --depth === 0) break;
+        }
+        const pattern = s.slice(this.i, i);
+        if (depth !== 0 || pattern.includes('\\\n')) decline();
+        const lit = this.lit(opPos + 2, pattern, i);
+        this.i = i + 1;
+        this.next();
+        return { type: 'ExtGlob', OpPos: opPos, Op: op, Pattern: lit } as WordPart;
+      }
       case CMDIN: case CMDOUT: {
         if (this.mode === Mode.HdocWord) decline();
         const opPos = this.pos, op = this.tok;
@@ -1136,7 +1159,7 @@ class Parser {
           ce.Args.push(this.word(this.wordParts()));
           continue;
         case DOLLBRACE: case DOLLDBLPAREN: case DOLLPAREN: case DOLLAR: case SGLQUOTE: case DOLLSGLQUOTE: case DBLQUOTE:
-        case DOLLDBLQUOTE: case CMDIN: case CMDOUT:
+        case DOLLDBLQUOTE: case CMDIN: case CMDOUT: case GLOBQUEST: case GLOBSTAR: case GLOBPLUS: case GLOBAT: case GLOBEXCL:
           ce.Args.push(this.word(this.wordParts()));
           continue;
         case RDROUT: case APPOUT: case RDRIN: case DPLIN: case DPLOUT: case CLBOUT: case RDRINOUT:
