@@ -778,12 +778,7 @@ class Parser {
       case CMDIN: case CMDOUT: {
         if (this.mode === Mode.HdocWord) decline();
         const opPos = this.pos, op = this.tok;
-        const old = this.enterSub();
-        this.next();
-        const stmts = this.stmtList([]);
-        this.leaveSub(old);
-        const rparen = this.pos;
-        if (!this.got(RIGHTPAREN)) decline();
+        const [stmts, rparen] = this.nestedList();
         return { type: 'ProcSubst', OpPos: opPos, Rparen: rparen, Op: op, Stmts: stmts, Last: [] } as WordPart;
       }
       case DOLLBRACE: case DOLLPAREN: case DOLLDBLPAREN: case DOLLAR:
@@ -798,12 +793,7 @@ class Parser {
       case DOLLBRACE: return this.paramExp();
       case DOLLPAREN: {
         const left = this.pos;
-        const old = this.enterSub();
-        this.next();
-        const stmts = this.stmtList([]);
-        this.leaveSub(old);
-        const right = this.pos;
-        if (!this.got(RIGHTPAREN)) decline();
+        const [stmts, right] = this.nestedList();
         return { type: 'CmdSubst', Left: left, Right: right, Stmts: stmts, Last: [], Backquotes: false, TempFile: false, ReplyVar: false } as WordPart;
       }
       case DOLLDBLPAREN: {
@@ -1014,6 +1004,17 @@ class Parser {
     return { type: 'Expansion', Op: op, Word: this.getWord() } as ParamExp['Exp'];
   }
 
+  /** After `(`, `$(`, `<(` or `>(`: the statements up to `)`, and where it is. */
+  private nestedList(): [Stmt[], number] {
+    const old = this.enterSub();
+    this.next();
+    const stmts = this.stmtList([]);
+    this.leaveSub(old);
+    const rparen = this.pos;
+    if (!this.got(RIGHTPAREN)) decline();
+    return [stmts, rparen];
+  }
+
   private enterSub(): { mode: Mode; inCase: boolean; bqList: boolean } {
     const old = { mode: this.mode, inCase: this.inCase, bqList: this.bqList };
     if (this.hdocs.length) decline(); // a here-document pending across a substitution
@@ -1221,12 +1222,7 @@ class Parser {
 
   private subshell(s: Stmt): void {
     const lparen = this.pos;
-    const old = this.enterSub();
-    this.next();
-    const stmts = this.stmtList([]);
-    this.leaveSub(old);
-    const rparen = this.pos;
-    if (!this.got(RIGHTPAREN)) decline();
+    const [stmts, rparen] = this.nestedList();
     s.Cmd = { type: 'Subshell', Lparen: lparen, Rparen: rparen, Stmts: stmts, Last: [] } as Command;
   }
 

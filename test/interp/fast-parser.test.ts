@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { mvdanParse } from '../../host/interp/parser.ts';
 import { fastParse } from '../../host/interp/fast-parser.ts';
 import { loadCases } from './harness.ts';
+import { seededRandom } from '../support/prng.ts';
 
 /** Least share of the scripts mvdan-sh parses (fixtures + parse-corpus.txt) that fastParse must accept. */
 const MIN_ACCEPT_RATIO = 0.92; // 0.936 when set; raise it as the fast parser grows
@@ -99,16 +100,6 @@ function corpusScripts(snippets: Snippet[]): Script[] {
 
 // ---- deterministic mutations ----------------------------------------------------------------
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function fnv1a(s: string): number {
   let h = 0x811c9dc5;
@@ -141,7 +132,7 @@ function variantScripts(bases: Script[]): Script[] {
   const out: Script[] = [];
   const seen = new Set<string>();
   for (const b of bases) {
-    const rnd = mulberry32(SEED ^ fnv1a(b.bytes));
+    const rnd = seededRandom(SEED ^ fnv1a(b.bytes));
     for (let k = 0; k < VARIANTS_PER_SCRIPT; k++) {
       let bytes = b.bytes;
       const what: string[] = [];
