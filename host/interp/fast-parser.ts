@@ -4,7 +4,7 @@
 // gets from mvdan-sh v3.5.1 — same nodes, fields, byte offsets and mvdan's own quirks (a heredoc
 // body ends at its last line's newline, `$10` is `$1` then `0`, `"x"2>f` ends the word before
 // `2`) — and declines (returns undefined) anything else: every syntax error, and the constructs it
-// does not know (backquotes with backslashes or nested, `let`, `coproc`, `select`, `$[…]`,
+// does not know (backquotes with backslashes or nested, `coproc`, `select`, `$[…]`,
 // `{fd}>` redirections, line continuations inside quotes and here-documents…). test/interp/fast-parser.test.ts holds it to mvdan-sh over
 // every fixture script, a corpus of snippets and mutations of them.
 //
@@ -32,7 +32,7 @@ const PERC: number = 76, DBLPERC: number = 77, HASH: number = 78, DBLHASH: numbe
 const AT: number = 84, SLASH: number = 85, DBLSLASH: number = 86, COLON: number = 87;
 
 /** What the lexer is reading (mvdan's quote states, those we support). */
-const enum Mode { Reg, Test, DblQuotes, ParamName, ParamExp, ParamRepl, Arith, Slice, Index, HdocWord, ArrayElems, Regexp }
+const enum Mode { Reg, Test, DblQuotes, ParamName, ParamExp, ParamRepl, Arith, Let, Slice, Index, HdocWord, ArrayElems, Regexp }
 
 const DECLINE = new Error('fast parser declines');
 const decline = (): never => { throw DECLINE; };
@@ -93,7 +93,7 @@ class Parser {
       if (ch === '\n') {
         this.i++;
         if (this.tok === NEWL) continue;
-        if (this.mode !== Mode.Reg && this.mode !== Mode.Test && this.mode !== Mode.HdocWord && this.mode !== Mode.ArrayElems) decline(); // in ${ } or arithmetic
+        if (this.mode !== Mode.Reg && this.mode !== Mode.Test && this.mode !== Mode.HdocWord && this.mode !== Mode.ArrayElems && this.mode !== Mode.Let) decline(); // in ${ } or arithmetic
         this.spaced = true;
         this.tok = NEWL;
         if (this.hdocs.length && this.mode !== Mode.HdocWord) this.readHdocs();
@@ -126,9 +126,9 @@ class Parser {
         else if (this.mode === Mode.ArrayElems && (ch === '[' || ch === '=')) this.tok = this.paramToken(ch);
         else this.litNone();
         return;
-      case Mode.Arith: case Mode.Slice: case Mode.Index:
+      case Mode.Arith: case Mode.Let: case Mode.Slice: case Mode.Index:
         if ('+-!~*/%()^<>:=,?|&[]#'.includes(ch)) { this.tok = this.arithToken(ch); return; }
-        if (this.mode !== Mode.Arith && '}@'.includes(ch)) { this.tok = this.paramToken(ch); return; }
+        if ((this.mode === Mode.Slice || this.mode === Mode.Index) && '}@'.includes(ch)) { this.tok = this.paramToken(ch); return; }
         if (';"\'$'.includes(ch)) { this.tok = this.regToken(ch); return; }
         this.litOther();
         return;
@@ -349,7 +349,7 @@ class Parser {
   private litOther(): void {
     const s = this.s, m = this.mode;
     let v = '', from = this.i, i = this.i, tok = LITWORD;
-    const arith = m === Mode.Arith || m === Mode.Slice || m === Mode.Index;
+    const arith = m === Mode.Arith || m === Mode.Let || m === Mode.Slice || m === Mode.Index;
     const keep = m === Mode.ParamExp || m === Mode.ParamRepl;
     loop: for (; i < s.length; i++) {
       const ch = s[i]!;
@@ -361,7 +361,7 @@ class Parser {
           continue;
         case '\'': case '"': case '$': tok = LIT; break loop;
         case '`': decline(); break;
-        case '}': if (m !== Mode.Arith) break loop; break;
+        case '}': if (m !== Mode.Arith && m !== Mode.Let) break loop; break;
         case '/': if (m !== Mode.ParamExp) break loop; break;
         case ':': case '=': case '%': case '^': case ',': case '?': case '!': case '~': case '*':
           if (arith || m === Mode.ParamName) break loop;
@@ -625,8 +625,23 @@ class Parser {
         s.Cmd = { type: 'TimeClause', Time: time, PosixFormat: posixFormat, Stmt: stmt } as Command;
         return;
       }
+      case 'let': {
+        const letPos = this.pos, old = this.mode;
+        this.mode = Mode.Let;
+        this.next();
+        const exprs: ArithmExpr[] = [];
+        while (!this.stopToken() && !this.isRedir()) {
+          const x = this.arithm(true);
+          if (!x) break;
+          exprs.push(x);
+        }
+        if (!exprs.length) decline();
+        this.mode = old;
+        s.Cmd = { type: 'LetClause', Let: letPos, Exprs: exprs } as Command;
+        return;
+      }
       default:
-        decline(); // `]]` alone, let, coproc, select
+        decline(); // `]]` alone, coproc, select
     }
   }
 
@@ -1461,7 +1476,22 @@ class Parser {
 
   // ---- arithmetic ----------------------------------------------------------------------------
 
-  private arithm(): ArithmExpr | null { return this.arithBinary(0); }
+  /**
+   * An arithmetic expression. `compact` (`let`'s arguments): a blank ends it, and a blank right
+   * after an operator is mvdan's error; parentheses and indexes inside are not compact.
+   */
+  private arithm(compact = false): ArithmExpr | null {
+    const old = this.compact;
+    this.compact = compact;
+    try { return this.arithBinary(0); } finally { this.compact = old; }
+  }
+  private compact = false;
+  private spacedIn(): boolean { return this.compact && this.spaced; }
+  /** Past an operator: in a compact expression nothing blank may follow it. */
+  private nextOperand(): void {
+    this.next();
+    if (this.spacedIn()) decline();
+  }
 
   /** Left-associative binary levels, lowest first; assignment, `?:` and `**` are special. */
   private arithBinary(level: number): ArithmExpr | null {
@@ -1469,10 +1499,10 @@ class Parser {
     if (level === LEVEL_POWER) return this.arithPower();
     let x = this.arithBinary(level + 1);
     const ops = ARITH_LEVELS[level]!;
-    while (ops.includes(this.tok)) {
+    while (ops.includes(this.tok) && !this.spacedIn()) {
       if (!x) decline();
       const op = this.tok, opPos = this.pos;
-      this.next();
+      this.nextOperand();
       const y = this.arithBinary(level + 1) ?? decline();
       x = { type: 'BinaryArithm', OpPos: opPos, Op: op, X: x!, Y: y } as ArithmExpr;
     }
@@ -1481,10 +1511,10 @@ class Parser {
 
   private arithAssign(): ArithmExpr | null {
     const x = this.arithTernary();
-    if (this.tok === ASSGN || (this.tok >= ADDASSGN && this.tok <= SHRASSGN)) {
+    if ((this.tok === ASSGN || (this.tok >= ADDASSGN && this.tok <= SHRASSGN)) && !this.spacedIn()) {
       if (!x || !isArithName(x)) decline();
       const op = this.tok, opPos = this.pos;
-      this.next();
+      this.nextOperand();
       const y = this.arithAssign() ?? decline();
       return { type: 'BinaryArithm', OpPos: opPos, Op: op, X: x!, Y: y } as ArithmExpr;
     }
@@ -1493,15 +1523,15 @@ class Parser {
 
   private arithTernary(): ArithmExpr | null {
     const x = this.arithBinary(LEVEL_ASSIGN + 1);
-    if (this.tok !== QUEST) return x;
+    if (this.tok !== QUEST || this.spacedIn()) return x;
     if (!x) decline();
     const qPos = this.pos;
-    this.next();
+    this.nextOperand();
     if (this.tok === COLON) decline();
-    const t = this.arithm() ?? decline();
+    const t = this.arithm(this.compact) ?? decline();
     if (this.tok !== COLON) decline();
     const cPos = this.pos;
-    this.next();
+    this.nextOperand();
     const f = this.arithTernary() ?? decline();
     return {
       type: 'BinaryArithm', OpPos: qPos, Op: QUEST, X: x!,
@@ -1511,10 +1541,10 @@ class Parser {
 
   private arithPower(): ArithmExpr | null {
     const x = this.arithUnary();
-    if (this.tok !== POWER) return x;
+    if (this.tok !== POWER || this.spacedIn()) return x;
     if (!x) decline();
     const opPos = this.pos;
-    this.next();
+    this.nextOperand();
     const y = this.arithPower() ?? decline();
     return { type: 'BinaryArithm', OpPos: opPos, Op: POWER, X: x!, Y: y } as ArithmExpr;
   }
@@ -1522,7 +1552,7 @@ class Parser {
   private arithUnary(): ArithmExpr | null {
     if (this.tok === EXCLMARK || this.tok === TILDE || this.tok === PLUS || this.tok === MINUS) {
       const op = this.tok, opPos = this.pos;
-      this.next();
+      this.nextOperand();
       const x = this.arithUnary() ?? decline();
       return { type: 'UnaryArithm', OpPos: opPos, Op: op, Post: false, X: x } as ArithmExpr;
     }
@@ -1541,7 +1571,7 @@ class Parser {
       }
       case LEFTPAREN: {
         const lparen = this.pos;
-        this.next();
+        this.nextOperand();
         const inner = this.arithm() ?? decline();
         const rparen = this.pos;
         if (!this.got(RIGHTPAREN)) decline();
@@ -1566,6 +1596,7 @@ class Parser {
         x = w;
       }
     }
+    if (this.spacedIn()) return x;
     if (this.tok === ADDADD || this.tok === SUBSUB) {
       if (!isArithName(x)) decline();
       const u = { type: 'UnaryArithm', OpPos: this.pos, Op: this.tok, Post: true, X: x } as ArithmExpr;
