@@ -3,10 +3,11 @@
 // start-up time: doc/interpreter.md, Cold start). It returns exactly the JSON AST that parser.ts
 // gets from mvdan-sh v3.5.1 — same nodes, fields, byte offsets and mvdan's own quirks (a heredoc
 // body ends at its last line's newline, `$10` is `$1` then `0`, `"x"2>f` ends the word before
-// `2`) — and declines (returns undefined) anything else: every syntax error, and the constructs it
-// does not know (backquotes with backslashes or nested, `coproc`, `select`, `$[…]`,
-// `{fd}>` redirections, line continuations inside quotes and here-documents…). test/interp/fast-parser.test.ts holds it to mvdan-sh over
-// every fixture script, a corpus of snippets and mutations of them.
+// `2`) — and declines (returns undefined) anything else: every syntax error, and what it does
+// not know: backquotes with backslashes or nested ones, `coproc`, `select`, `{fd}>` redirections,
+// line continuations inside quotes and here-documents, and `$[…]` (deprecated, and kept declined
+// so that tests have a script that takes mvdan-sh's path). test/interp/fast-parser.test.ts holds
+// it to mvdan-sh over every fixture script, a corpus of snippets and mutations of them.
 //
 // Input is the script's UTF-8 bytes as a latin1 string; offsets are byte offsets.
 import type {

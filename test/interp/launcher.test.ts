@@ -115,7 +115,7 @@ describe('bin/hpatch-router interp (launcher)', function () {
       const plain = 'f() { local x=$1; echo "${x:-none}" | tr a-z A-Z; }\nfor i in 1 2; do f "v$i"; done\ncat <<EOF\n$((6 * 7)) $(echo sub)\nEOF\n[[ -n $HOME ]] && echo ok';
       let r = run(bare, ['-c', plain]);
       expect([r.stdout, r.stderr, r.status]).to.deep.equal(['V1\nV2\n42 sub\nok\n', '', 0]);
-      r = run(bare, ['-c', 'a=(x y); echo "${a[1]}"']);
+      r = run(bare, ['-c', 'echo $[6 * 7]']); // `$[…]`: left to mvdan-sh on purpose
       expect(r.stdout).to.equal('');
       expect(r.stderr).to.match(/^interp: cannot load the shell parser \S*\/bare\/dist\/mvdan-sh\.js \(ENOENT\): the install is incomplete/);
       expect(r.status).to.equal(70);
@@ -124,8 +124,8 @@ describe('bin/hpatch-router interp (launcher)', function () {
       copyFileSync(join(DIST, 'mvdan-sh.js'), join(t.dir, 'full', 'dist', 'mvdan-sh.js'));
       const cache = join(t.dir, 'full', 'dist', `mvdan-sh.js.${process.version}.cache`);
       for (let round = 0; round < 2; round++) {
-        r = run(full, ['-c', 'a=(x y); echo "${a[1]}"']);
-        expect([r.stdout, r.stderr, r.status], `round ${round}`).to.deep.equal(['y\n', '', 0]);
+        r = run(full, ['-c', 'echo $[6 * 7]']);
+        expect([r.stdout, r.stderr, r.status], `round ${round}`).to.deep.equal(['42\n', '', 0]);
         expect(existsSync(cache), `round ${round}`).to.equal(true);
       }
       // syntax errors are mvdan-sh's to report
