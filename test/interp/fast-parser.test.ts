@@ -162,7 +162,7 @@ function run(s: Script): Outcome {
   if (o) return o;
   o = { want: undefined, got: undefined };
   try { o.want = json(mvdanParse(s.src, s.posix)); } catch (e) { o.wantErr = e instanceof Error ? e.message : String(e); }
-  try { o.got = json(fastParse(s.bytes, s.posix)); } catch (e) { o.gotThrew = e instanceof Error ? (e.stack ?? e.message) : String(e); }
+  try { o.got = json(fastParse(s.bytes, s.posix, true)); } catch (e) { o.gotThrew = e instanceof Error ? (e.stack ?? e.message) : String(e); }
   outcomes.set(key, o);
   return o;
 }
@@ -324,12 +324,19 @@ describe('interp fast parser vs mvdan-sh', function () {
     expect(ratio, `acceptance ratio ${ratio.toFixed(3)} over fixtures + corpus`).to.be.at.least(MIN_ACCEPT_RATIO);
   });
 
+  it('declines, never throws, on nesting deep enough to overflow its stack (mvdan-sh then reports it)', () => {
+    const deep = '('.repeat(200_000) + ')'.repeat(200_000);
+    expect(() => fastParse(deep, false, true)).to.throw(RangeError);
+    expect(fastParse(deep, false)).to.equal(undefined);
+    expect(fastParse(`echo "${'$('.repeat(100_000)}"`, false)).to.equal(undefined);
+  });
+
   it('returns a fresh object on every call (mutating a result does not affect the next parse)', function () {
     const failures: { s: Script; msg: string }[] = [];
     let tried = 0;
     for (const s of designated.filter((x) => !x.error)) {
       let first: unknown;
-      try { first = fastParse(s.bytes, s.posix); } catch { continue; } // reported by the agreement tests
+      try { first = fastParse(s.bytes, s.posix, true); } catch { continue; } // reported by the agreement tests
       if (first === undefined) continue;
       tried++;
       const snapshot = json(first);
@@ -338,7 +345,7 @@ describe('interp fast parser vs mvdan-sh', function () {
         continue;
       }
       let second: unknown;
-      try { second = fastParse(s.bytes, s.posix); } catch (e) { failures.push({ s, msg: `second call threw: ${String(e)}` }); continue; }
+      try { second = fastParse(s.bytes, s.posix, true); } catch (e) { failures.push({ s, msg: `second call threw: ${String(e)}` }); continue; }
       if (second === first) { failures.push({ s, msg: 'second call returned the same object' }); continue; }
       const d = firstDiff(json(second), snapshot);
       if (d) failures.push({ s, msg: `after mutating the first result, the second differs from it at ${d.path}: now ${show(d.got)}, was ${show(d.want)}` });
