@@ -73,6 +73,9 @@ class Parser {
   private bqEnd = -1;       // index of the closing backquote of the substitution being read
   private bqNext = -1;      // … of the one the current (opening) BCKQUOTE token would start
   private bqList = false;   // directly in a backquote's statement list (mvdan's subCmdBckquo state)
+  private rxOpenParens = 0; // in a `=~` regex: open parentheses (blanks inside them are part of it)
+  private rxFirstPart = false;
+  private compact = false;  // in `let`'s arguments: a blank ends an arithmetic expression
 
   constructor(private readonly s: string, private readonly posix: boolean) {}
 
@@ -86,6 +89,12 @@ class Parser {
 
   // ---- tokens --------------------------------------------------------------------------------
 
+  /** Modes whose tokens are the statement level's (mvdan's allRegTokens): comments, newlines. */
+  private regMode(): boolean {
+    const m = this.mode;
+    return m === Mode.Reg || m === Mode.Test || m === Mode.HdocWord || m === Mode.ArrayElems;
+  }
+
   private next(): void {
     this.spaced = false;
     if (this.mode === Mode.DblQuotes || this.mode === Mode.ParamExp || this.mode === Mode.ParamRepl) return this.nextKeepSpaces();
@@ -97,13 +106,13 @@ class Parser {
       if (ch === '\n') {
         this.i++;
         if (this.tok === NEWL) continue;
-        if (this.mode !== Mode.Reg && this.mode !== Mode.Test && this.mode !== Mode.HdocWord && this.mode !== Mode.ArrayElems && this.mode !== Mode.Let) decline(); // in ${ } or arithmetic
+        if (!this.regMode() && this.mode !== Mode.Let) decline(); // in ${ } or arithmetic
         this.spaced = true;
         this.tok = NEWL;
         if (this.hdocs.length && this.mode !== Mode.HdocWord) this.readHdocs();
         return;
       }
-      if (ch === '#' && (this.mode === Mode.Reg || this.mode === Mode.Test || this.mode === Mode.HdocWord || this.mode === Mode.ArrayElems)) {
+      if (ch === '#' && this.regMode()) {
         const nl = this.s.indexOf('\n', this.i);
         let end = nl < 0 ? this.s.length : nl;
         if (this.bqEnd > this.i && this.bqEnd < end) end = this.bqEnd;
@@ -416,8 +425,6 @@ class Parser {
     this.i = i;
     this.tok = tok;
   }
-  private rxOpenParens = 0;
-  private rxFirstPart = false;
 
   /** A literal inside double quotes: up to `"`, `$` or a line continuation. */
   private litDquote(): void {
@@ -1489,7 +1496,6 @@ class Parser {
     this.compact = compact;
     try { return this.arithBinary(0); } finally { this.compact = old; }
   }
-  private compact = false;
   private spacedIn(): boolean { return this.compact && this.spaced; }
   /** Past an operator: in a compact expression nothing blank may follow it. */
   private nextOperand(): void {
