@@ -5,7 +5,7 @@
 // body ends at its last line's newline, `$10` is `$1` then `0`, `"x"2>f` ends the word before
 // `2`) — and declines (returns undefined) anything else: every syntax error, and what it does
 // not know: backquotes with backslashes or nested ones, `coproc`, `select`, `{fd}>` redirections,
-// line continuations inside quotes and here-documents, and `$[…]` (deprecated, and kept declined
+// line continuations in `<<-` here-documents, and `$[…]` (deprecated, and kept declined
 // so that tests have a script that takes mvdan-sh's path). test/interp/fast-parser.test.ts holds
 // it to mvdan-sh over every fixture script, a corpus of snippets and mutations of them.
 //
@@ -707,20 +707,22 @@ class Parser {
     const s = this.s;
     for (const h of pending) {
       const start = this.i;
-      let ls = start, stopAt = -1, lineEnd = -1;
+      let ls = start, stopAt = -1, lineEnd = -1, afterCont = false;
       while (ls < s.length) {
         let ws = ls;
         if (h.dash) while (s[ws] === '\t') ws++;
         const nl = s.indexOf('\n', ws);
         const le = nl < 0 ? s.length : nl;
-        if (s.slice(ws, le) === h.stop) { stopAt = ws; lineEnd = le; break; }
+        // in an unquoted body a line continued from the one before never ends it
+        if (s.slice(ws, le) === h.stop && !(afterCont && !h.quoted)) { stopAt = ws; lineEnd = le; break; }
+        afterCont = s[le - 1] === '\\' && le < s.length;
         // mvdan also ends the body at a line whose text after an expansion is the delimiter
         if (!h.quoted && s.slice(ls, le).endsWith(h.stop)) decline();
         ls = le + 1;
       }
       if (stopAt < 0) decline(); // unclosed: mvdan's error
       const body = s.slice(start, stopAt);
-      if (body === '' || body.includes('\\\n')) decline();
+      if (body === '' || (h.dash && !h.quoted && body.includes('\\\n'))) decline();
       h.r.Hdoc = h.quoted ? this.word([this.lit(start, body, lineEnd)]) : this.hdocWord(start, body, lineEnd);
       // the newline after a delimiter is read (the last one merges with this NEWL token)
       this.i = Math.min(lineEnd + 1, s.length);
@@ -736,6 +738,11 @@ class Parser {
     let from = start;
     for (let i = start; i < start + body.length; i++) {
       const ch = this.s[i];
+      if (ch === '\\' && this.s[i + 1] === '\n') { // a continuation ends a literal; the next starts after it
+        if (from < i) parts.push(this.lit(from, this.s.slice(from, i), i + 1));
+        from = ++i + 1;
+        continue;
+      }
       if (ch === '\\') { i++; continue; }
       if (ch === '`') decline();
       if (ch !== '$') continue;
@@ -747,6 +754,7 @@ class Parser {
       if (!p) decline();
       parts.push(p!);
       if (sub.tok !== LIT && sub.tok !== LITWORD && sub.tok !== EOF && sub.tok !== DBLQUOTE) decline();
+      if (this.s[sub.pos - 1] === '\n' && this.s[sub.pos - 2] === '\\') decline(); // a continuation right after it
       // dollarPart read one token past the expansion: restart from its start
       i = sub.pos - 1;
       from = sub.pos;
