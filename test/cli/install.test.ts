@@ -26,6 +26,11 @@ describe('make install', function () {
       const interp = spawnSync(bin, ['interp', '-c', 'echo "$1"; tr "\\0" " " </proc/$$/cmdline', 'x', 'ok'], { cwd: '/', encoding: 'utf8', env });
       expect(interp.status, interp.stderr).to.equal(0);
       expect(interp.stdout).to.match(new RegExp(`^ok\\n\\S+ (\\S+ )*--snapshot-blob ${prefix.dir}/lib/hpatch-router/dist/interp\\.blob -- `));
+      // a script the fast parser declines loads the installed mvdan-sh through its installed code cache
+      const cache = join(prefix.dir, 'lib', 'hpatch-router', 'dist', `mvdan-sh.js.${process.version}.cache`);
+      expect(existsSync(cache), cache).to.equal(true);
+      const declined = spawnSync(bin, ['interp', '-c', 'echo $[6 * 7]'], { cwd: '/', encoding: 'utf8', env });
+      expect([declined.stdout, declined.stderr, declined.status]).to.deep.equal(['42\n', '', 0]);
       const child = spawn(bin, ['--listen', '127.0.0.1:0', '--state-dir', join(prefix.dir, 'state')], { cwd: '/', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: join(prefix.dir, 'config'), HPATCH_RUNTIME_DIR: join(prefix.dir, 'runtime') } });
       const line = await new Promise<string>((resolve, reject) => {
         child.stdout.once('data', (d: Buffer) => resolve(String(d)));
