@@ -135,9 +135,10 @@ function readInstallFiles(installRoot: string): PlannedFile[] {
       else if (ent.isFile()) {
         // Source maps only serve debugging; V8 code caches (written lazily on first run) and the
         // interpreter's startup snapshot (interp.blob + its .stamp, tied to the node binary and CPU)
-        // are derived per machine, and frontends never start the interpreter. Everything else in
-        // dist/ can be loaded at run time.
-        if (!/\.(map|cache|blob|stamp)$/.test(ent.name)) add(abs, rel, false);
+        // are derived per machine, and frontends never start the interpreter (nor, then, the
+        // blob's own copy of its shell parser, mvdan-sh.js). Everything else in dist/ can be loaded
+        // at run time.
+        if (!/\.(map|cache|blob|stamp)$/.test(ent.name) && ent.name !== 'mvdan-sh.js') add(abs, rel, false);
       } else throw new SnapshotError(`${abs}: dist/ may contain only regular files and directories`);
     }
   };

@@ -43,6 +43,8 @@ export function fakeInstall(root: string, entryText = 'export {};\n'): string {
   writeFileSync(join(install, 'dist', 'hpatch-router.mjs.map'), '{}');
   writeFileSync(join(install, 'dist', 'interp.blob'), 'per-machine');
   writeFileSync(join(install, 'dist', 'interp.blob.stamp'), '/usr/bin/node\n\n');
+  writeFileSync(join(install, 'dist', 'mvdan-sh.js'), '// the blob\'s shell parser\n');
+  writeFileSync(join(install, 'dist', `mvdan-sh.js.${process.version}.cache`), 'per-machine');
   return install;
 }
 
