@@ -316,7 +316,7 @@ export abstract class Lexer {
           flush(i); from = i;
           if (s[i + 1] === '(') tok = LIT; // a process substitution goes on the word
           else if (/^[0-9]+$/.test(v)) tok = LITREDIR;
-          else if (v[0] === '{' && v.endsWith('}')) decline(); // {fd}> redirections
+          else if (v[0] === '{' && v.endsWith('}') && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v.slice(1, -1))) tok = LITREDIR; // {fd}>
           break loop;
         }
         case '"': case '\'': case '$':

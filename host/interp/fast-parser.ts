@@ -4,10 +4,10 @@
 // gets from mvdan-sh v3.5.1 — same nodes, fields, byte offsets and mvdan's own quirks (a heredoc
 // body ends at its last line's newline, `$10` is `$1` then `0`, `"x"2>f` ends the word before
 // `2`) — and declines (returns undefined) anything else: every syntax error, and what it does
-// not know: backquotes with backslashes or nested ones, `coproc`, `select`, `{fd}>` redirections,
-// line continuations in `<<-` here-documents, and `$[…]` (deprecated, and kept declined
-// so that tests have a script that takes mvdan-sh's path). test/interp/fast-parser.test.ts holds
-// it to mvdan-sh over every fixture script, a corpus of snippets and mutations of them.
+// not know: backquotes with backslashes or nested ones, `coproc`, line continuations in `<<-`
+// here-documents, and `$[…]` (deprecated, and kept declined so that tests have a script that
+// takes mvdan-sh's path). test/interp/fast-parser.test.ts holds it to mvdan-sh over every
+// fixture script, a corpus of snippets and mutations of them.
 //
 // The grammar is here, the tokens in fast-lexer.ts. Input is the script's UTF-8 bytes as a latin1
 // string; offsets are byte offsets.
@@ -230,8 +230,9 @@ class Parser extends Lexer {
         s.Cmd = { type: 'LetClause', Let: letPos, Exprs: exprs } as Command;
         return;
       }
+      case 'select': return this.forClause(s, true);
       default:
-        decline(); // `]]` alone, coproc, select
+        decline(); // `]]` alone, coproc
     }
   }
 
@@ -253,7 +254,11 @@ class Parser extends Lexer {
 
   private redirect(s: Stmt): void {
     let n: Lit | null = null;
-    if (this.tok === LITREDIR) { n = this.lit(this.pos, this.val); this.next(); }
+    if (this.tok === LITREDIR) {
+      n = this.lit(this.pos, this.val);
+      if (this.posix && this.val[0] === '{') decline(); // {fd}> is bash's
+      this.next();
+    }
     const op = this.tok, opPos = this.pos;
     const r = { type: 'Redirect', OpPos: opPos, Op: op, N: n, Word: null, Hdoc: null } as Redirect;
     s.Redirs.push(r);
@@ -875,18 +880,19 @@ class Parser extends Lexer {
     s.Cmd = { type: 'WhileClause', WhilePos: whilePos, DoPos: doPos, DonePos: donePos, Until: until, Cond: cond, CondLast: [], Do: body, DoLast: [] } as Command;
   }
 
-  private forClause(s: Stmt): void {
+  /** `for` (word list or C-style) and `select` (word list only). */
+  private forClause(s: Stmt, select = false): void {
     const forPos = this.pos;
     this.next();
     let loop: unknown;
-    if (this.tok === DBLLEFTPAREN) loop = this.cStyleLoop();
-    else if (this.tok === LEFTPAREN) decline();
+    if (this.tok === DBLLEFTPAREN && !select) loop = this.cStyleLoop();
+    else if (this.tok === LEFTPAREN || this.tok === DBLLEFTPAREN) decline();
     else loop = this.wordIter();
     if (this.rsrv('{')) decline(); // for … { }
     const doPos = this.needRsrv('do');
     const body = this.body(['done']);
     const donePos = this.needRsrv('done');
-    s.Cmd = { type: 'ForClause', ForPos: forPos, DoPos: doPos, DonePos: donePos, Select: false, Braces: false, Loop: loop, Do: body, DoLast: [] } as Command;
+    s.Cmd = { type: 'ForClause', ForPos: forPos, DoPos: doPos, DonePos: donePos, Select: select, Braces: false, Loop: loop, Do: body, DoLast: [] } as Command;
   }
 
   private wordIter(): unknown {
