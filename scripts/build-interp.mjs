@@ -59,19 +59,32 @@ for (const f of readdirSync('dist')) if (/^(interp\.cjs|mvdan-sh\.js)\..*\.cache
 await build({ ...bundleOptions, entryPoints: ['host/interp/bin.ts'], outfile: 'dist/interp.cjs' });
 warnIfNotAscii('dist/interp.cjs');
 await writeFile('dist/interp-launch.cjs', `'use strict';
-// Loads dist/interp.cjs with a V8 code cache keyed by the node version.
+// Loads dist/interp.cjs with a V8 code cache keyed by the node version. The cache starts with a
+// CRC-32 of the rest (V8 checks a cache's header, not its payload, and crashes on a damaged one);
+// each writer has its own temporary file.
 const fs = require('fs');
 const path = require('path');
 const vm = require('vm');
+const zlib = require('zlib');
 const Module = require('module');
 const file = path.join(__dirname, 'interp.cjs');
 const cacheFile = file + '.' + process.version + '.cache';
 const code = fs.readFileSync(file, 'utf8');
 let cached;
-try { cached = fs.readFileSync(cacheFile); } catch {}
+try {
+  const b = fs.readFileSync(cacheFile);
+  if (b.length >= 4 && zlib.crc32(b.subarray(4)) === b.readUInt32BE(0)) cached = b.subarray(4);
+} catch {}
 const script = new vm.Script(Module.wrap(code), { filename: file, cachedData: cached, importModuleDynamically: undefined });
 if (!cached || script.cachedDataRejected) {
-  process.once('exit', () => { try { fs.writeFileSync(cacheFile + '.tmp', script.createCachedData()); fs.renameSync(cacheFile + '.tmp', cacheFile); } catch {} });
+  process.once('exit', () => {
+    try {
+      const data = script.createCachedData(), head = Buffer.alloc(4), tmp = cacheFile + '.tmp-' + process.pid;
+      head.writeUInt32BE(zlib.crc32(data));
+      fs.writeFileSync(tmp, Buffer.concat([head, data]));
+      fs.renameSync(tmp, cacheFile);
+    } catch {}
+  });
 }
 const m = { exports: {} };
 script.runInThisContext().call(m.exports, m.exports, require, m, file, __dirname);

@@ -1,11 +1,26 @@
 // mvdan-sh for the startup snapshot (snapshot.ts): the blob leaves it out — deserializing its
 // GopherJS heap was half of every start — and loads it only for a script fast-parser.ts declines,
 // from dist/mvdan-sh.js beside the blob through a V8 code cache (dist/mvdan-sh.js.<node>.cache,
-// written by the build; rewritten when V8 rejects it, if dist/ is writable).
+// written by the build; rewritten when V8 rejects it, if dist/ is writable). The cache starts with
+// a CRC-32 of the rest: V8 checks a cache's header, not its payload, and crashes on a damaged one.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 import { createRequire } from 'node:module';
+import { crc32 } from 'node:zlib';
+
+/** A code cache as written by sealCache, or undefined when it is missing, short or damaged. */
+export function openCache(bytes: Buffer | undefined): Buffer | undefined {
+  if (!bytes || bytes.length < 4) return undefined;
+  const payload = bytes.subarray(4);
+  return crc32(payload) === bytes.readUInt32BE(0) ? payload : undefined;
+}
+
+export function sealCache(payload: Buffer): Buffer {
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(crc32(payload));
+  return Buffer.concat([head, payload]);
+}
 
 /** The directory of the blob this process started from (`--snapshot-blob PATH`). */
 function blobDir(): string {
@@ -27,13 +42,13 @@ export function loadMvdanBesideBlob(): unknown {
     throw Object.assign(new Error(msg), { stack: msg });
   }
   let cached: Buffer | undefined;
-  try { cached = fs.readFileSync(cacheFile); } catch { /* first run: compile, then write it */ }
+  try { cached = openCache(fs.readFileSync(cacheFile)); } catch { /* first run: compile, then write it */ }
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData: cached });
   if (!cached || script.cachedDataRejected) {
     process.once('exit', () => {
       try {
         const tmp = `${cacheFile}.tmp-${process.pid}`;
-        fs.writeFileSync(tmp, script.createCachedData());
+        fs.writeFileSync(tmp, sealCache(script.createCachedData()));
         fs.renameSync(tmp, cacheFile);
       } catch { /* a read-only install: compile each time */ }
     });

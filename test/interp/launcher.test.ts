@@ -128,9 +128,35 @@ describe('bin/hpatch-router interp (launcher)', function () {
         expect([r.stdout, r.stderr, r.status], `round ${round}`).to.deep.equal(['42\n', '', 0]);
         expect(existsSync(cache), `round ${round}`).to.equal(true);
       }
+      // a damaged cache (V8 checks only its header, and would crash) is not used, and is rewritten
+      const good = readFileSync(cache);
+      const bad = Buffer.from(good);
+      for (let i = 2000; i < bad.length; i += 4099) bad[i]! ^= 0x55;
+      writeFileSync(cache, bad);
+      r = run(full, ['-c', 'echo $[6 * 7]']);
+      expect([r.stdout, r.stderr, r.status]).to.deep.equal(['42\n', '', 0]);
+      expect(readFileSync(cache).equals(bad), 'rewritten').to.equal(false);
       // syntax errors are mvdan-sh's to report
       r = run(full, ['-c', 'echo hi\necho ${', 'me']);
       expect([r.stdout, r.stderr, r.status]).to.deep.equal(['', 'me: 2:6: parameter expansion requires a literal\n', 2]);
+    } finally { t.cleanup(); }
+  });
+
+  it('the code-cache fallback ignores a damaged cache and writes a sound one', () => {
+    const t = tempDir('launcher');
+    try {
+      mkdirSync(join(t.dir, 'dist'));
+      for (const f of ['interp.cjs', 'interp-launch.cjs']) copyFileSync(join(DIST, f), join(t.dir, 'dist', f));
+      const cache = join(t.dir, 'dist', `interp.cjs.${process.version}.cache`);
+      const launch = (): SpawnSyncReturns<string> => spawnSync(process.execPath, [join(t.dir, 'dist', 'interp-launch.cjs'), '-c', 'echo "$((6 * 7))"'], { encoding: 'utf8', timeout: 30_000, env: baseEnv() });
+      expect(launch().stdout).to.equal('42\n');
+      const good = readFileSync(cache);
+      const bad = Buffer.from(good);
+      for (let i = 2000; i < bad.length; i += 4099) bad[i]! ^= 0x55;
+      writeFileSync(cache, bad);
+      const r = launch();
+      expect([r.stdout, r.stderr, r.status]).to.deep.equal(['42\n', '', 0]);
+      expect(readFileSync(cache).equals(bad), 'rewritten').to.equal(false);
     } finally { t.cleanup(); }
   });
 
