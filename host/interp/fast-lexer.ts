@@ -161,7 +161,7 @@ export abstract class Lexer {
     if (this.i === this.bqEnd) return BCKQUOTE;
     if (this.bqEnd >= 0 || this.mode === Mode.HdocWord) decline();
     const j = this.s.indexOf('`', this.i + 1);
-    if (j < 0 || this.s.lastIndexOf('\\', j) > this.i) decline();
+    if (j < 0 || this.s.slice(this.i + 1, j).includes('\\')) decline();
     this.bqNext = j;
     return BCKQUOTE;
   }
