@@ -3,6 +3,7 @@
 // values or `let` strings (evalArithString). Both share the evaluator over ANode.
 import { Tok, type ArithmExpr, type BinaryArithm, type ParamExp, type UnaryArithm, type Word, type WordPart } from './ast.ts';
 import { rawArith } from './reparse.ts';
+import { isName } from './names.ts';
 
 export class ArithError extends Error {
   /** Source offset of the operator that failed (for bash's "error token is"). */
@@ -30,7 +31,6 @@ export interface ArithHost {
 }
 
 const wrap = (v: bigint): bigint => BigInt.asIntN(64, v);
-const NAME_RE = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 /** A value that reads as one operand (a number in any base, or a name) whether spliced or not. */
 const OPERAND_RE = /^[0-9a-zA-Z_@#]+$/;
 /** Arith.canSync per AST node (structural). */
@@ -297,7 +297,7 @@ export class Arith {
       case 'Word': {
         const p = e.Parts.length === 1 ? e.Parts[0]! : undefined;
         if (p && p.type === 'Lit' && rawArith.has(p.Value)) return this.textTree(rawArith.get(p.Value)!);
-        if (p && p.type === 'Lit' && NAME_RE.test(p.Value)) return { k: 'var', name: p.Value };
+        if (p && p.type === 'Lit' && isName(p.Value)) return { k: 'var', name: p.Value };
         if (p && isElementRef(p)) {
           const name = p.Param.Value, index = p.Index!;
           if (this.host.isAssoc(name)) {
@@ -388,7 +388,7 @@ export class Arith {
       case 'BinaryArithm': r = this.canSync(e.X) && this.canSync(e.Y); break;
       case 'Word': {
         const p = e.Parts.length === 1 ? e.Parts[0]! : undefined;
-        if (p && p.type === 'Lit' && NAME_RE.test(p.Value)) r = !rawArith.has(p.Value);
+        if (p && p.type === 'Lit' && isName(p.Value)) r = !rawArith.has(p.Value);
         else if (p && isElementRef(p)) {
           const index = p.Index!;
           r = this.canSync(index) && (index.type !== 'Word' || !!this.host.canExpandSync?.(index));
@@ -437,7 +437,7 @@ export class Arith {
       }
       case 'Word': {
         const p = e.Parts.length === 1 ? e.Parts[0]! : undefined;
-        if (p && p.type === 'Lit' && NAME_RE.test(p.Value)) return { k: 'var', name: p.Value };
+        if (p && p.type === 'Lit' && isName(p.Value)) return { k: 'var', name: p.Value };
         if (p && isElementRef(p)) {
           this.dynamic = true;
           const name = p.Param.Value, index = p.Index!;

@@ -18,6 +18,7 @@ import { HELP_LIST, HELP_TOPICS, HELP_VERSION } from './help-text.ts';
 import { hasMeta, matchPattern } from './pattern.ts';
 import { isVirtualPid } from './virtual-pids.ts';
 import { sequenceLength } from './utf8-chars.ts';
+import { isName } from './names.ts';
 
 export type Builtin = (sh: Shell, args: string[]) => Promise<number>;
 export const builtins = new Map<string, Builtin>();
@@ -69,7 +70,6 @@ async function simpleOpts(sh: Shell, args: string[], allowed: string): Promise<{
 export type SyncBuiltin = (sh: Shell, args: string[]) => number | undefined;
 export const syncBuiltins = new Map<string, SyncBuiltin>();
 /** A variable name without a subscript (what the SyncBuiltins that assign accept). */
-const PLAIN_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
 def(['true', ':'], async () => 0);
 def(['false'], async () => 1);
@@ -426,7 +426,7 @@ syncBuiltins.set('printf', (sh, args) => {
   let i = 1, varName: string | undefined;
   if (args[1] === '-v') {
     varName = args[2];
-    if (varName === undefined || !PLAIN_NAME.test(varName) || sh.resolveVar(varName)?.readonly) return undefined;
+    if (varName === undefined || !isName(varName) || sh.resolveVar(varName)?.readonly) return undefined;
     i = 3;
   }
   const dashes = args[i] === '--';
@@ -759,7 +759,7 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
   let st = 0;
   for (const it of names) {
     const name = it.name!;
-    if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(name)) { await errOut(sh, variant, `\`${name}${it.value !== undefined ? '=' + it.value : ''}': not a valid identifier`); st = 1; continue; }
+    if (!isName(name)) { await errOut(sh, variant, `\`${name}${it.value !== undefined ? '=' + it.value : ''}': not a valid identifier`); st = 1; continue; }
     if (it.index !== undefined && (variant === 'export' || variant === 'readonly')) { await errOut(sh, variant, `\`${name}[${it.index}]': not a valid identifier`); st = 1; continue; }
     if (on.has('n') && !it.arrayAssign) {
       // bash checks the target name a nameref gets (its value, or the variable's current value)
@@ -905,7 +905,7 @@ export function localSync(sh: Shell, items: DeclItem[]): number | undefined {
   const top = localScope(sh);
   for (const it of items) {
     const name = it.name;
-    if (name === undefined || it.index !== undefined || it.append || !PLAIN_NAME.test(name) || /^[A-Z0-9_]+$/.test(name)) return undefined;
+    if (name === undefined || it.index !== undefined || it.append || !isName(name) || /^[A-Z0-9_]+$/.test(name)) return undefined;
     const own = top.get(name);
     if (own ? own.readonly || own.integer || own.nameref || own.arr || own.assoc : sh.getVarRaw(name)?.readonly) return undefined;
   }
@@ -958,7 +958,7 @@ def(['unset'], async (sh, args) => {
     if (mode === 'f') { sh.funcs.delete(a); continue; }
     const m = /^([a-zA-Z_][a-zA-Z0-9_]*)\[(.+)\]$/s.exec(a);
     try {
-      if (!m && explicitV && !/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(a)) { await errOut(sh, 'unset', `\`${a}': not a valid identifier`); st = 1; continue; }
+      if (!m && explicitV && !isName(a)) { await errOut(sh, 'unset', `\`${a}': not a valid identifier`); st = 1; continue; }
       if (m) {
         const v = sh.resolveVar(m[1]!);
         if (v?.readonly) throw new ShellError(`${m[1]}: cannot unset: readonly variable`, 1);
@@ -979,7 +979,7 @@ def(['unset'], async (sh, args) => {
         }
         continue;
       }
-      if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(a)) { sh.funcs.delete(a); continue; }
+      if (!isName(a)) { sh.funcs.delete(a); continue; }
       if (mode === 'n') { for (let i = sh.scopes.length - 1; i >= 0; i--) if (sh.scopes[i]!.delete(a)) break; continue; }
       if (!explicitV && !sh.getVarRaw(a) && sh.funcs.has(a)) { sh.funcs.delete(a); continue; } // no variable: a function
       sh.unsetVar(a);
@@ -1284,7 +1284,7 @@ def(['read'], async (sh, args) => {
 syncBuiltins.set('read', (sh, args) => {
   let i = 1, raw = false;
   for (; i < args.length && args[i] === '-r'; i++) raw = true;
-  for (let k = i; k < args.length; k++) if (!PLAIN_NAME.test(args[k]!) || sh.resolveVar(args[k]!)?.readonly) return undefined;
+  for (let k = i; k < args.length; k++) if (!isName(args[k]!) || sh.resolveVar(args[k]!)?.readonly) return undefined;
   if (i === args.length && sh.resolveVar('REPLY')?.readonly) return undefined;
   const t = sh.fds.get(0)?.takeLineAhead(10, (l) => raw || !l.includes('\\'));
   if (t === undefined) return undefined;
@@ -1689,7 +1689,7 @@ def(['getopts'], async (sh, args) => {
   const v = sh.getVar('OPTIND');
   if (v !== String(ind)) { ind = Number(v) || 1; ci = 0; }
   const bind = async (val: string): Promise<number> => {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) { await errOut(sh, 'getopts', `\`${name}': not a valid identifier`); return 1; }
+    if (!isName(name)) { await errOut(sh, 'getopts', `\`${name}': not a valid identifier`); return 1; }
     sh.setVar(name, val);
     return 0;
   };

@@ -9,6 +9,7 @@ import { parseScript, type DeferredParseError, type ParsedScript } from './repar
 import { Shell, toBytes, fromBytes, optionLetters, setScriptRunner, signalListeners, type Options } from './runner.ts';
 import { inheritedFd, pendingBlockingOps } from './io.ts';
 import { longOptNames, setLongOpt, shoptNames } from './builtins.ts';
+import { isName } from './names.ts';
 
 export interface RunOptions {
   posix?: boolean;
@@ -45,7 +46,7 @@ export function newShell(o: RunOptions = {}): Shell {
   for (const [n, on] of o.setOpts ?? []) if (o.opts?.interactive || (n !== 'vi' && n !== 'emacs')) setLongOpt(sh, n, on); // (line editing: interactive only)
   const env = o.env ?? process.env;
   for (const [k, v] of Object.entries(env)) {
-    if (v === undefined || !/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(k)) continue;
+    if (v === undefined || !isName(k)) continue;
     sh.scopes[0]!.set(toBytes(k), { str: toBytes(v), exported: true });
   }
   sh.cwd = toBytes(o.cwd ?? process.cwd());

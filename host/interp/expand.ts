@@ -9,6 +9,7 @@ import { DiscardError, ShellError } from './errors.ts';
 import { badSubst } from './reparse.ts';
 import { escapeEre } from './regex.ts';
 import { charLength, charStarts, charUnits, hasHighBytes, mapCharCase } from './utf8-chars.ts';
+import { isName } from './names.ts';
 
 /** One field under construction: the value, its pattern form, and whether it must be kept. */
 interface Field { val: string; pat: string; keep: boolean; meta: boolean }
@@ -777,7 +778,7 @@ export class Expander {
         case Tok.assgn: case Tok.colAssgn:
           if (nullish) {
             const v = await arg();
-            if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(name)) throw new DiscardError(`$${name}: cannot assign in this way`);
+            if (!isName(name)) throw new DiscardError(`$${name}: cannot assign in this way`);
             if (indexWord !== undefined) sh.setElem(name, indexWord, v); else sh.setVar(name, v);
             return { vals: [sh.specialOrVar(name) ?? v], list: false, star: false };
           }

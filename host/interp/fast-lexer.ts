@@ -3,6 +3,7 @@
 // UTF-8 bytes as a latin1 string. It declines — throws DECLINE — where mvdan-sh's lexer would do
 // something it does not reproduce (a line continuation inside an operator, `$[`, `${ cmd;}`…).
 import type { Redirect } from './ast.ts';
+import { isName } from './names.ts';
 
 // Token codes are mvdan/sh v3.5.1's (syntax/tokens.go), so operators go into the AST as they are.
 // Typed `number`, not literal types: the parser compares `this.tok` with them again after calls
@@ -316,7 +317,7 @@ export abstract class Lexer {
           flush(i); from = i;
           if (s[i + 1] === '(') tok = LIT; // a process substitution goes on the word
           else if (/^[0-9]+$/.test(v)) tok = LITREDIR;
-          else if (v[0] === '{' && v.endsWith('}') && /^[A-Za-z_][A-Za-z0-9_]*$/.test(v.slice(1, -1))) tok = LITREDIR; // {fd}>
+          else if (v[0] === '{' && v.endsWith('}') && isName(v.slice(1, -1))) tok = LITREDIR; // {fd}>
           break loop;
         }
         case '"': case '\'': case '$':

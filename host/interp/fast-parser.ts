@@ -25,6 +25,7 @@ import {
   PERC, PLUS, POWER, QUEST, RDRALL, RDRIN, RDRINOUT, RDROUT, RIGHTBRACE, RIGHTBRACK, RIGHTPAREN,
   SEMIAND, SEMICOLON, SGLQUOTE, SHRASSGN, SLASH, STAR, SUBSUB, TILDE, WORDHDOC, decline,
 } from './fast-lexer.ts';
+import { isName } from './names.ts';
 
 /**
  * Parses `bytes`, or returns undefined when mvdan-sh must (see the header). Never throws: a bug
@@ -186,7 +187,7 @@ class Parser extends Lexer {
     this.next();
     if (this.got(LEFTPAREN)) {
       if (!this.got(RIGHTPAREN)) decline();
-      if (this.posix && !validName(name.Value)) decline();
+      if (this.posix && !isName(name.Value)) decline();
       return this.funcDecl(s, name, name.ValuePos, true);
     }
     this.callExpr(s, this.word([name]), false);
@@ -520,7 +521,7 @@ class Parser extends Lexer {
     } else if (this.tok === PERC) decline();
     switch (this.tok) {
       case LIT: case LITWORD:
-        if (!/^[0-9]*$/.test(this.val) && !validName(this.val)) decline();
+        if (!/^[0-9]*$/.test(this.val) && !isName(this.val)) decline();
         pe.Param = this.lit(this.pos, this.val);
         this.next();
         break;
@@ -547,7 +548,7 @@ class Parser extends Lexer {
     }
     if (this.isLit()) decline(); // `${a b}`
     if (this.tok === LEFTBRACK) {
-      if (this.posix || !validName(pe.Param.Value)) decline();
+      if (this.posix || !isName(pe.Param.Value)) decline();
       (pe as { Index: ArithmExpr }).Index = this.index();
       if (this.tok === RIGHTBRACE) {
         pe.Rbrace = this.pos;
@@ -655,8 +656,8 @@ class Parser extends Lexer {
     let end = this.eqlOffs;
     if (end > 0) {
       if (this.val[end - 1] === '+' && !this.posix) end--;
-      if (validName(this.val.slice(0, end))) return true;
-    } else if (!validName(this.val)) return false;
+      if (isName(this.val.slice(0, end))) return true;
+    } else if (!isName(this.val)) return false;
     return this.c() === '['; // a[i]=x
   }
 
@@ -806,7 +807,7 @@ class Parser extends Lexer {
     while (!this.stopToken() && !this.isRedir()) {
       if (this.hasValidIdent()) args.push(this.getAssign(false));
       else if (this.eqlOffs > 0) decline(); // invalid var name (mvdan looks at the last literal's `=`)
-      else if (this.tok === LITWORD && validName(this.val)) {
+      else if (this.tok === LITWORD && isName(this.val)) {
         const name = this.lit(this.pos, this.val);
         this.next();
         args.push({ type: 'Assign', Append: false, Naked: true, Name: name, Index: null, Value: null, Array: null } as Assign);
@@ -1226,12 +1227,11 @@ const BIN_TEST: Record<string, number> = {
   '-eq': 116, '-ne': 117, '-le': 118, '-ge': 119, '-lt': 120, '-gt': 121,
 };
 
-function validName(v: string): boolean { return /^[A-Za-z_][A-Za-z0-9_]*$/.test(v); }
 
 function isArithName(x: ArithmExpr): boolean {
   if (x.type !== 'Word' || x.Parts.length !== 1) return false;
   const p = x.Parts[0]!;
-  return (p.type === 'Lit' && validName(p.Value)) || (p.type === 'ParamExp' && p.Short && p.Index !== null);
+  return (p.type === 'Lit' && isName(p.Value)) || (p.type === 'ParamExp' && p.Short && p.Index !== null);
 }
 
 /** The delimiter of a here-document: its word with quotes removed, and whether it had any. */

@@ -26,6 +26,7 @@ import { bucketOrder } from './bash-hash-order.ts';
 import type { CommandHash } from './command-hash.ts';
 import { sigKey } from './signals.ts';
 import { endsProcess, virtualPid } from './virtual-pids.ts';
+import { isName } from './names.ts';
 
 export interface Var {
   str?: string | undefined;
@@ -1538,7 +1539,7 @@ export class Shell {
     try {
       if (c.Loop.type === 'WordIter') {
         const name = c.Loop.Name.Value;
-        if (!/^[a-zA-Z_][a-zA-Z0-9_]*$/.test(name)) { await this.err(`\`${name}': not a valid identifier`); return 1; }
+        if (!isName(name)) { await this.err(`\`${name}': not a valid identifier`); return 1; }
         const items = c.Loop.InPos ? await this.ex.fields(c.Loop.Items) : this.params.slice();
         if (c.Select) return await this.selectLoop(name, items, c);
         const head = (): string => `for ${name}${c.Loop.type === 'WordIter' && c.Loop.InPos ? ` in ${c.Loop.Items.map((w) => wordSource(this.source.src, w) ?? '').join(' ')}` : ''}`;
