@@ -4,10 +4,14 @@
 // per byte (latin1 view of the UTF-8 bytes).
 
 export type Pos = number;
+/** Comments: always empty (the parser is created without KeepComments). */
+export type NoComments = never[];
 
-export interface File { type: 'File'; Name: string; Stmts: Stmt[] }
+// Every field of the raw JSON is declared, in mvdan's order, so that fast-parser.ts builds
+// exactly these shapes; an unset position is 0, an unset node null, an empty list [].
+export interface File { type: 'File'; Name: string; Stmts: Stmt[]; Last: NoComments }
 export interface Stmt {
-  type: 'Stmt'; Cmd: Command | null; Position: Pos; Semicolon: Pos;
+  type: 'Stmt'; Comments: NoComments; Cmd: Command | null; Position: Pos; Semicolon: Pos;
   Negated: boolean; Background: boolean; Coprocess: boolean; Redirs: Redirect[];
 }
 export interface Assign {
@@ -16,19 +20,30 @@ export interface Assign {
 }
 export interface Redirect { type: 'Redirect'; OpPos: Pos; Op: number; N: Lit | null; Word: Word | null; Hdoc: Word | null }
 export interface CallExpr { type: 'CallExpr'; Assigns: Assign[]; Args: Word[] }
-export interface Subshell { type: 'Subshell'; Lparen: Pos; Stmts: Stmt[] }
-export interface Block { type: 'Block'; Lbrace: Pos; Stmts: Stmt[] }
-export interface IfClause { type: 'IfClause'; Position: Pos; Cond: Stmt[]; Then: Stmt[]; Else: IfClause | null }
-export interface WhileClause { type: 'WhileClause'; WhilePos: Pos; Until: boolean; Cond: Stmt[]; Do: Stmt[] }
-export interface ForClause { type: 'ForClause'; ForPos: Pos; Select: boolean; Loop: WordIter | CStyleLoop; Do: Stmt[] }
+export interface Subshell { type: 'Subshell'; Lparen: Pos; Rparen: Pos; Stmts: Stmt[]; Last: NoComments }
+export interface Block { type: 'Block'; Lbrace: Pos; Rbrace: Pos; Stmts: Stmt[]; Last: NoComments }
+export interface IfClause {
+  type: 'IfClause'; Position: Pos; ThenPos: Pos; FiPos: Pos; Cond: Stmt[]; CondLast: NoComments;
+  Then: Stmt[]; ThenLast: NoComments; Else: IfClause | null; Last: NoComments;
+}
+export interface WhileClause {
+  type: 'WhileClause'; WhilePos: Pos; DoPos: Pos; DonePos: Pos; Until: boolean;
+  Cond: Stmt[]; CondLast: NoComments; Do: Stmt[]; DoLast: NoComments;
+}
+export interface ForClause {
+  type: 'ForClause'; ForPos: Pos; DoPos: Pos; DonePos: Pos; Select: boolean; Braces: boolean;
+  Loop: WordIter | CStyleLoop; Do: Stmt[]; DoLast: NoComments;
+}
 export interface WordIter { type: 'WordIter'; Name: Lit; InPos: Pos; Items: Word[] }
-export interface CStyleLoop { type: 'CStyleLoop'; Init: ArithmExpr | null; Cond: ArithmExpr | null; Post: ArithmExpr | null }
+export interface CStyleLoop { type: 'CStyleLoop'; Lparen: Pos; Rparen: Pos; Init: ArithmExpr | null; Cond: ArithmExpr | null; Post: ArithmExpr | null }
 export interface BinaryCmd { type: 'BinaryCmd'; OpPos: Pos; Op: number; X: Stmt; Y: Stmt }
-export interface FuncDecl { type: 'FuncDecl'; Position: Pos; RsrvWord: boolean; Name: Lit; Body: Stmt }
-export interface CaseClause { type: 'CaseClause'; Case: Pos; Word: Word; Items: CaseItem[] }
-export interface CaseItem { type: 'CaseItem'; Op: number; Patterns: Word[]; Stmts: Stmt[] }
-export interface ArithmCmd { type: 'ArithmCmd'; Left: Pos; Right: Pos; X: ArithmExpr }
-export interface TestClause { type: 'TestClause'; Left: Pos; X: TestExpr }
+export interface FuncDecl { type: 'FuncDecl'; Position: Pos; RsrvWord: boolean; Parens: boolean; Name: Lit; Body: Stmt }
+export interface CaseClause {
+  type: 'CaseClause'; Case: Pos; In: Pos; Esac: Pos; Braces: boolean; Word: Word; Items: CaseItem[]; Last: NoComments;
+}
+export interface CaseItem { type: 'CaseItem'; Op: number; OpPos: Pos; Comments: NoComments; Patterns: Word[]; Stmts: Stmt[]; Last: NoComments }
+export interface ArithmCmd { type: 'ArithmCmd'; Left: Pos; Right: Pos; Unsigned: boolean; X: ArithmExpr }
+export interface TestClause { type: 'TestClause'; Left: Pos; Right: Pos; X: TestExpr }
 export interface DeclClause { type: 'DeclClause'; Variant: Lit; Args: Assign[] }
 export interface LetClause { type: 'LetClause'; Let: Pos; Exprs: ArithmExpr[] }
 export interface TimeClause { type: 'TimeClause'; Time: Pos; PosixFormat: boolean; Stmt: Stmt | null }
@@ -40,34 +55,36 @@ export type Command = CallExpr | Subshell | Block | IfClause | WhileClause | For
 
 export interface Word { type: 'Word'; Parts: WordPart[] }
 export interface Lit { type: 'Lit'; ValuePos: Pos; ValueEnd: Pos; Value: string }
-export interface SglQuoted { type: 'SglQuoted'; Left: Pos; Dollar: boolean; Value: string }
-export interface DblQuoted { type: 'DblQuoted'; Left: Pos; Dollar: boolean; Parts: WordPart[] }
-export interface CmdSubst { type: 'CmdSubst'; Left: Pos; Stmts: Stmt[]; Backquotes: boolean }
+export interface SglQuoted { type: 'SglQuoted'; Left: Pos; Right: Pos; Dollar: boolean; Value: string }
+export interface DblQuoted { type: 'DblQuoted'; Left: Pos; Right: Pos; Dollar: boolean; Parts: WordPart[] }
+export interface CmdSubst {
+  type: 'CmdSubst'; Left: Pos; Right: Pos; Stmts: Stmt[]; Last: NoComments; Backquotes: boolean; TempFile: boolean; ReplyVar: boolean;
+}
 export interface ParamExp {
   type: 'ParamExp'; Dollar: Pos; Rbrace: Pos; Short: boolean; Excl: boolean; Length: boolean; Width: boolean;
   Param: Lit; Index: ArithmExpr | null; Slice: Slice | null; Repl: Replace | null; Names: number; Exp: Expansion | null;
 }
 export interface Slice { type: 'Slice'; Offset: ArithmExpr | null; Length: ArithmExpr | null }
-export interface Replace { type: 'Replace'; All: boolean; Orig: Word; With: Word | null }
+export interface Replace { type: 'Replace'; All: boolean; Orig: Word | null; With: Word | null }
 export interface Expansion { type: 'Expansion'; Op: number; Word: Word | null }
-export interface ArithmExp { type: 'ArithmExp'; Left: Pos; Right: Pos; Bracket: boolean; X: ArithmExpr | null }
+export interface ArithmExp { type: 'ArithmExp'; Left: Pos; Right: Pos; Bracket: boolean; Unsigned: boolean; X: ArithmExpr | null }
 export interface ExtGlob { type: 'ExtGlob'; OpPos: Pos; Op: number; Pattern: Lit }
-export interface ProcSubst { type: 'ProcSubst'; OpPos: Pos; Op: number; Stmts: Stmt[] }
+export interface ProcSubst { type: 'ProcSubst'; OpPos: Pos; Rparen: Pos; Op: number; Stmts: Stmt[]; Last: NoComments }
 export interface BraceExp { type: 'BraceExp'; Sequence: boolean; Elems: Word[] }
 export type WordPart = Lit | SglQuoted | DblQuoted | CmdSubst | ParamExp | ArithmExp | ExtGlob | ProcSubst | BraceExp;
 
 export interface BinaryArithm { type: 'BinaryArithm'; OpPos: Pos; Op: number; X: ArithmExpr; Y: ArithmExpr }
 export interface UnaryArithm { type: 'UnaryArithm'; OpPos: Pos; Op: number; Post: boolean; X: ArithmExpr }
-export interface ParenArithm { type: 'ParenArithm'; X: ArithmExpr }
+export interface ParenArithm { type: 'ParenArithm'; Lparen: Pos; Rparen: Pos; X: ArithmExpr }
 export type ArithmExpr = BinaryArithm | UnaryArithm | ParenArithm | Word;
 
 export interface BinaryTest { type: 'BinaryTest'; OpPos: Pos; Op: number; X: TestExpr; Y: TestExpr }
 export interface UnaryTest { type: 'UnaryTest'; OpPos: Pos; Op: number; X: TestExpr }
-export interface ParenTest { type: 'ParenTest'; X: TestExpr }
+export interface ParenTest { type: 'ParenTest'; Lparen: Pos; Rparen: Pos; X: TestExpr }
 export type TestExpr = BinaryTest | UnaryTest | ParenTest | Word;
 
-export interface ArrayExpr { type: 'ArrayExpr'; Elems: ArrayElem[] }
-export interface ArrayElem { type: 'ArrayElem'; Index: ArithmExpr | null; Value: Word | null }
+export interface ArrayExpr { type: 'ArrayExpr'; Lparen: Pos; Rparen: Pos; Elems: ArrayElem[]; Last: NoComments }
+export interface ArrayElem { type: 'ArrayElem'; Index: ArithmExpr | null; Value: Word | null; Comments: NoComments }
 
 /** Token values of mvdan/sh v3.5.1 (syntax/tokens.go), as found in the raw JSON. */
 export const Tok = {

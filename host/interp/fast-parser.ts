@@ -12,8 +12,8 @@
 // The grammar is here, the tokens in fast-lexer.ts. Input is the script's UTF-8 bytes as a latin1
 // string; offsets are byte offsets.
 import type {
-  ArithmExpr, Assign, CallExpr, CaseItem, Command, DblQuoted, File, Lit, ParamExp, Redirect, Stmt,
-  TestExpr, Word, WordPart,
+  ArithmExpr, ArrayElem, ArrayExpr, Assign, CallExpr, CaseItem, CStyleLoop, DblQuoted, File, IfClause,
+  Expansion, Lit, ParamExp, Redirect, Slice, Stmt, TestExpr, Word, WordIter, WordPart,
 } from './ast.ts';
 import {
   ADDADD, ADDASSGN, AND, ANDAND, APPALL, APPOUT, ASSGN, AT, BCKQUOTE, CARET, CLBOUT, CMDIN,
@@ -56,14 +56,14 @@ class Parser extends Lexer {
   }
   private word(parts: WordPart[]): Word { return { type: 'Word', Parts: parts }; }
   private stmt(pos: number): Stmt {
-    return { type: 'Stmt', Comments: [], Cmd: null, Position: pos, Semicolon: 0, Negated: false, Background: false, Coprocess: false, Redirs: [] } as unknown as Stmt;
+    return { type: 'Stmt', Comments: [], Cmd: null, Position: pos, Semicolon: 0, Negated: false, Background: false, Coprocess: false, Redirs: [] };
   }  // ---- statements ----------------------------------------------------------------------------
 
   file(): File {
     this.next();
     const stmts = this.stmtList([]);
     if (this.tok !== EOF || this.hdocs.length) decline();
-    return { type: 'File', Name: '', Stmts: stmts, Last: [] } as unknown as File;
+    return { type: 'File', Name: '', Stmts: stmts, Last: [] };
   }
 
   /** Statements up to EOF, one of the reserved words `stops`, `)` in a substitution, `;;` in a case. */
@@ -106,7 +106,7 @@ class Parser extends Lexer {
       const y = this.getStmt(false, true);
       if (!y) decline();
       const b = this.stmt(s.Position);
-      b.Cmd = { type: 'BinaryCmd', OpPos: opPos, Op: op, X: s, Y: y! } as Command;
+      b.Cmd = { type: 'BinaryCmd', OpPos: opPos, Op: op, X: s, Y: y! };
       s = b;
     }
     if (readEnd) {
@@ -148,7 +148,7 @@ class Parser extends Lexer {
       const y = this.pipe(this.stmt(this.pos), true);
       if (!y) decline();
       const b = this.stmt(s.Position);
-      b.Cmd = { type: 'BinaryCmd', OpPos: opPos, Op: op, X: s, Y: y! } as Command;
+      b.Cmd = { type: 'BinaryCmd', OpPos: opPos, Op: op, X: s, Y: y! };
       b.Negated = s.Negated;
       s.Negated = false;
       s = b;
@@ -213,7 +213,7 @@ class Parser extends Lexer {
         this.next();
         const posixFormat = this.gotRsrv('-p') !== undefined;
         const stmt = this.pipe(this.stmt(this.pos), false) ?? null;
-        s.Cmd = { type: 'TimeClause', Time: time, PosixFormat: posixFormat, Stmt: stmt } as Command;
+        s.Cmd = { type: 'TimeClause', Time: time, PosixFormat: posixFormat, Stmt: stmt };
         return;
       }
       case 'let': {
@@ -228,7 +228,7 @@ class Parser extends Lexer {
         }
         if (!exprs.length) decline();
         this.mode = old;
-        s.Cmd = { type: 'LetClause', Let: letPos, Exprs: exprs } as Command;
+        s.Cmd = { type: 'LetClause', Let: letPos, Exprs: exprs };
         return;
       }
       case 'select': return this.forClause(s, true);
@@ -241,7 +241,7 @@ class Parser extends Lexer {
     this.got(NEWL);
     const body = this.getStmt(false, false);
     if (!body) decline();
-    s.Cmd = { type: 'FuncDecl', Position: pos, RsrvWord: pos !== name.ValuePos, Parens: parens, Name: name, Body: body! } as Command;
+    s.Cmd = { type: 'FuncDecl', Position: pos, RsrvWord: pos !== name.ValuePos, Parens: parens, Name: name, Body: body! };
   }
 
   private isRedir(): boolean {
@@ -261,7 +261,7 @@ class Parser extends Lexer {
       this.next();
     }
     const op = this.tok, opPos = this.pos;
-    const r = { type: 'Redirect', OpPos: opPos, Op: op, N: n, Word: null, Hdoc: null } as Redirect;
+    const r: Redirect = { type: 'Redirect', OpPos: opPos, Op: op, N: n, Word: null, Hdoc: null };
     s.Redirs.push(r);
     if (op === HDOC || op === DASHHDOC) {
       const old = this.mode;
@@ -392,13 +392,13 @@ class Parser extends Lexer {
         const lit = this.lit(opPos + 2, pattern, i);
         this.i = i + 1;
         this.next();
-        return { type: 'ExtGlob', OpPos: opPos, Op: op, Pattern: lit } as WordPart;
+        return { type: 'ExtGlob', OpPos: opPos, Op: op, Pattern: lit };
       }
       case CMDIN: case CMDOUT: {
         if (this.mode === Mode.HdocWord) decline();
         const opPos = this.pos, op = this.tok;
         const [stmts, rparen] = this.nestedList();
-        return { type: 'ProcSubst', OpPos: opPos, Rparen: rparen, Op: op, Stmts: stmts, Last: [] } as WordPart;
+        return { type: 'ProcSubst', OpPos: opPos, Rparen: rparen, Op: op, Stmts: stmts, Last: [] };
       }
       case DOLLBRACE: case DOLLPAREN: case DOLLDBLPAREN: case DOLLAR:
         if (this.mode === Mode.HdocWord) decline();
@@ -413,7 +413,7 @@ class Parser extends Lexer {
       case DOLLPAREN: {
         const left = this.pos;
         const [stmts, right] = this.nestedList();
-        return { type: 'CmdSubst', Left: left, Right: right, Stmts: stmts, Last: [], Backquotes: false, TempFile: false, ReplyVar: false } as WordPart;
+        return { type: 'CmdSubst', Left: left, Right: right, Stmts: stmts, Last: [], Backquotes: false, TempFile: false, ReplyVar: false };
       }
       case DOLLDBLPAREN: {
         const left = this.pos;
@@ -423,7 +423,7 @@ class Parser extends Lexer {
         const x = this.arithm();
         if (!x) decline();
         const right = this.arithEnd(old);
-        return { type: 'ArithmExp', Left: left, Right: right, Bracket: false, Unsigned: false, X: x } as WordPart;
+        return { type: 'ArithmExp', Left: left, Right: right, Bracket: false, Unsigned: false, X: x };
       }
       default: { // DOLLAR
         const dollar = this.pos;
@@ -447,7 +447,10 @@ class Parser extends Lexer {
         }
         const param = this.lit(dollar + 1, name);
         this.next();
-        return { type: 'ParamExp', Dollar: dollar, Rbrace: 0, Short: true, Excl: false, Length: false, Width: false, Param: param, Index: null, Slice: null, Repl: null, Names: 0, Exp: null } as ParamExp;
+        return {
+          type: 'ParamExp', Dollar: dollar, Rbrace: 0, Short: true, Excl: false, Length: false, Width: false, Param: param,
+          Index: null, Slice: null, Repl: null, Names: 0, Exp: null,
+        };
       }
     }
   }
@@ -471,7 +474,7 @@ class Parser extends Lexer {
     const right = this.pos;
     this.i = end + 1;
     this.next();
-    return { type: 'CmdSubst', Left: left, Right: right, Stmts: stmts, Last: [], Backquotes: true, TempFile: false, ReplyVar: false } as WordPart;
+    return { type: 'CmdSubst', Left: left, Right: right, Stmts: stmts, Last: [], Backquotes: true, TempFile: false, ReplyVar: false };
   }
 
   private sglQuoted(): WordPart {
@@ -487,7 +490,7 @@ class Parser extends Lexer {
     const value = s.slice(this.i, i);
     this.i = i + 1;
     this.next();
-    return { type: 'SglQuoted', Left: left, Right: i, Dollar: dollar, Value: value } as WordPart;
+    return { type: 'SglQuoted', Left: left, Right: i, Dollar: dollar, Value: value };
   }
 
   private dblQuoted(): DblQuoted {
@@ -500,11 +503,12 @@ class Parser extends Lexer {
     const right = this.pos;
     if (this.tok !== DBLQUOTE) decline();
     this.next();
-    return { type: 'DblQuoted', Left: left, Right: right, Dollar: dollar, Parts: parts } as DblQuoted;
+    return { type: 'DblQuoted', Left: left, Right: right, Dollar: dollar, Parts: parts };
   }
 
   private paramExp(): ParamExp {
-    const pe = { type: 'ParamExp', Dollar: this.pos, Rbrace: 0, Short: false, Excl: false, Length: false, Width: false, Param: null, Index: null, Slice: null, Repl: null, Names: 0, Exp: null } as unknown as ParamExp;
+    const dollar = this.pos;
+    let length = false, excl = false;
     const old = this.mode;
     this.mode = Mode.ParamName;
     if (' \t\n|'.includes(this.c()) || this.cont()) decline(); // `${ cmd;}`: mksh's
@@ -512,33 +516,34 @@ class Parser extends Lexer {
     const nameOp = (ch: string): boolean => ch !== '' && !'}:+=%[]/^,'.includes(ch);
     if (this.tok === HASH && nameOp(this.c())) {
       if (this.cont()) decline();
-      pe.Length = true;
+      length = true;
       this.next();
     } else if (this.tok === EXCLMARK && nameOp(this.c())) {
       if (this.cont() || this.posix) decline();
-      pe.Excl = true;
+      excl = true;
       this.next();
     } else if (this.tok === PERC) decline();
+    let param: Lit;
     switch (this.tok) {
       case LIT: case LITWORD:
         if (!/^[0-9]*$/.test(this.val) && !isName(this.val)) decline();
-        pe.Param = this.lit(this.pos, this.val);
-        this.next();
+        param = this.lit(this.pos, this.val);
         break;
       case QUEST: case MINUS:
-        if (pe.Length && this.c() !== '}') decline(); // ${#-default}
-        pe.Param = this.lit(this.pos, this.tok === QUEST ? '?' : '-');
-        this.next();
+        if (length && this.c() !== '}') decline(); // ${#-default}
+        param = this.lit(this.pos, this.tok === QUEST ? '?' : '-');
         break;
-      case AT: case STAR: case HASH: case EXCLMARK: case DOLLAR: {
-        const names: Record<number, string> = { [AT]: '@', [STAR]: '*', [HASH]: '#', [EXCLMARK]: '!', [DOLLAR]: '$' };
-        pe.Param = this.lit(this.pos, names[this.tok]!);
-        this.next();
+      case AT: case STAR: case HASH: case EXCLMARK: case DOLLAR:
+        param = this.lit(this.pos, PARAM_NAMES[this.tok]!);
         break;
-      }
       default:
-        decline();
+        return decline();
     }
+    this.next();
+    const pe: ParamExp = {
+      type: 'ParamExp', Dollar: dollar, Rbrace: 0, Short: false, Excl: excl, Length: length, Width: false, Param: param,
+      Index: null, Slice: null, Repl: null, Names: 0, Exp: null,
+    };
     if (this.spaced) decline();
     if (this.tok === RIGHTBRACE) {
       pe.Rbrace = this.pos;
@@ -549,7 +554,7 @@ class Parser extends Lexer {
     if (this.isLit()) decline(); // `${a b}`
     if (this.tok === LEFTBRACK) {
       if (this.posix || !isName(pe.Param.Value)) decline();
-      (pe as { Index: ArithmExpr }).Index = this.index();
+      pe.Index = this.index();
       if (this.tok === RIGHTBRACE) {
         pe.Rbrace = this.pos;
         this.mode = old;
@@ -568,12 +573,12 @@ class Parser extends Lexer {
         this.mode = Mode.ParamExp;
         let withW: Word | null = null;
         if (this.tok === SLASH) { this.next(); withW = this.getWord(); }
-        pe.Repl = { type: 'Replace', All: all, Orig: orig, With: withW } as ParamExp['Repl'];
+        pe.Repl = { type: 'Replace', All: all, Orig: orig, With: withW };
         break;
       }
       case COLON: {
         if (this.posix) decline();
-        const slice = { type: 'Slice', Offset: null, Length: null } as NonNullable<ParamExp['Slice']>;
+        const slice: Slice = { type: 'Slice', Offset: null, Length: null };
         pe.Slice = slice;
         this.mode = Mode.Slice;
         this.next();
@@ -596,15 +601,16 @@ class Parser extends Lexer {
       case AT: case STAR:
         if (this.posix) decline();
         if (pe.Excl && this.c() === '}') { // ${!prefix*}, ${!prefix@}
-          (pe as { Names: number }).Names = this.tok;
+          pe.Names = this.tok;
           this.next();
           break;
         }
         if (this.tok === STAR) decline();
         pe.Exp = this.paramExpExp();
-        // ${x@Q} and the like: one literal operator letter bash knows
-        if (!pe.Exp!.Word || pe.Exp!.Word.Parts.length !== 1 || pe.Exp!.Word.Parts[0]!.type !== 'Lit'
-          || !['a', 'u', 'A', 'E', 'K', 'L', 'P', 'U', 'Q'].includes((pe.Exp!.Word.Parts[0] as Lit).Value)) decline();
+        { // ${x@Q} and the like: one literal operator letter bash knows
+          const op = pe.Exp.Word?.Parts.length === 1 ? pe.Exp.Word.Parts[0]! : undefined;
+          if (op?.type !== 'Lit' || !'auAEKLPUQ'.includes(op.Value) || op.Value.length !== 1) decline();
+        }
         break;
       default:
         decline();
@@ -616,11 +622,11 @@ class Parser extends Lexer {
     return pe;
   }
 
-  private paramExpExp(): ParamExp['Exp'] {
+  private paramExpExp(): Expansion {
     const op = this.tok;
     this.mode = Mode.ParamExp;
     this.next();
-    return { type: 'Expansion', Op: op, Word: this.getWord() } as ParamExp['Exp'];
+    return { type: 'Expansion', Op: op, Word: this.getWord() };
   }
 
   /** After `(`, `$(`, `<(` or `>(`: the statements up to `)`, and where it is. */
@@ -680,8 +686,8 @@ class Parser extends Lexer {
     let nameEnd = eq;
     const append = !this.posix && val[eq - 1] === '+';
     if (append) nameEnd--;
-    const as = { type: 'Assign', Append: append, Naked: false, Name: null, Index: null, Value: null, Array: null } as unknown as Assign;
-    (as as { Name: Lit }).Name = this.lit(tokPos, val.slice(0, nameEnd), tokPos + nameEnd);
+    const as: Assign = { type: 'Assign', Append: append, Naked: false, Name: null, Index: null, Value: null, Array: null };
+    as.Name = this.lit(tokPos, val.slice(0, nameEnd), tokPos + nameEnd);
     if (val.slice(0, eq + 1).length !== eq + 1) decline();
     const rest = val.slice(eq + 1);
     const end = this.at();
@@ -689,17 +695,17 @@ class Parser extends Lexer {
       // a continuation inside the name=... literal would shift mvdan's offsets
       if (end - tokPos !== val.length) decline();
     }
-    if (rest !== '') (as as { Value: Word }).Value = this.word([this.lit(tokPos + 1 + eq, rest, end)]);
+    if (rest !== '') as.Value = this.word([this.lit(tokPos + 1 + eq, rest, end)]);
     this.next();
     if (this.spaced || this.stopToken()) return as;
     if (as.Value === null && this.tok === LEFTPAREN) {
       if (this.posix) decline();
-      (as as { Array: unknown }).Array = this.arrayExpr();
+      as.Array = this.arrayExpr();
       return as;
     }
     const w = this.getWord();
     if (w) {
-      if (as.Value === null) (as as { Value: Word }).Value = w;
+      if (as.Value === null) as.Value = w;
       else as.Value.Parts.push(...w.Parts);
     }
     return as;
@@ -707,17 +713,17 @@ class Parser extends Lexer {
 
   /** `a[i]=…`, `a[i]+=…`, or (in declarations) a bare `a[i]`. */
   private indexAssign(needEqual: boolean): Assign {
-    const as = { type: 'Assign', Append: false, Naked: false, Name: this.lit(this.pos, this.val), Index: null, Value: null, Array: null } as unknown as Assign;
+    const as: Assign = { type: 'Assign', Append: false, Naked: false, Name: this.lit(this.pos, this.val), Index: null, Value: null, Array: null };
     this.i++; // the `[`
-    (as as { Index: ArithmExpr }).Index = this.index();
+    as.Index = this.index();
     if (this.spaced || this.stopToken()) {
       if (needEqual) decline();
-      (as as { Naked: boolean }).Naked = true;
+      as.Naked = true;
       return as;
     }
     if (!this.isLit()) decline();
     let v = this.val, p = this.pos;
-    if (v[0] === '+') { (as as { Append: boolean }).Append = true; v = v.slice(1); p++; }
+    if (v[0] === '+') { as.Append = true; v = v.slice(1); p++; }
     if (v[0] !== '=') decline();
     v = v.slice(1);
     p++;
@@ -726,19 +732,19 @@ class Parser extends Lexer {
     if (this.spaced || this.stopToken()) return as;
     if (this.tok === LEFTPAREN) decline(); // arrays cannot be nested
     const w = this.getWord();
-    if (w) (as as { Value: Word }).Value = w;
+    if (w) as.Value = w;
     return as;
   }
 
   /** `(elem …)` of an array assignment; the current token is `(`. */
-  private arrayExpr(): unknown {
+  private arrayExpr(): ArrayExpr {
     const lparen = this.pos;
     const old = this.mode;
     if (this.hdocs.length) decline();
     this.mode = Mode.ArrayElems;
     this.next();
     this.got(NEWL);
-    const elems: unknown[] = [];
+    const elems: ArrayElem[] = [];
     while (this.tok !== EOF && this.tok !== RIGHTPAREN) {
       let idx: ArithmExpr | null = null;
       if (this.tok === LEFTBRACK) {
@@ -758,7 +764,7 @@ class Parser extends Lexer {
   }
 
   private callExpr(s: Stmt, w: Word | undefined, assign: boolean): void {
-    const ce = { type: 'CallExpr', Assigns: [], Args: w ? [w] : [] } as CallExpr;
+    const ce: CallExpr = { type: 'CallExpr', Assigns: [], Args: w ? [w] : [] };
     if (assign) ce.Assigns.push(this.getAssign(true));
     for (;;) {
       switch (this.tok) {
@@ -810,14 +816,14 @@ class Parser extends Lexer {
       else if (this.tok === LITWORD && isName(this.val)) {
         const name = this.lit(this.pos, this.val);
         this.next();
-        args.push({ type: 'Assign', Append: false, Naked: true, Name: name, Index: null, Value: null, Array: null } as Assign);
+        args.push({ type: 'Assign', Append: false, Naked: true, Name: name, Index: null, Value: null, Array: null });
       } else {
         const w = this.getWord();
         if (!w) decline();
-        args.push({ type: 'Assign', Append: false, Naked: true, Name: null, Index: null, Value: w, Array: null } as unknown as Assign);
+        args.push({ type: 'Assign', Append: false, Naked: true, Name: null, Index: null, Value: w, Array: null });
       }
     }
-    s.Cmd = { type: 'DeclClause', Variant: variant, Args: args } as Command;
+    s.Cmd = { type: 'DeclClause', Variant: variant, Args: args };
   }
 
   // ---- compound commands ---------------------------------------------------------------------
@@ -836,13 +842,13 @@ class Parser extends Lexer {
     this.next();
     const stmts = this.stmtList(['}']);
     const rbrace = this.needRsrv('}');
-    s.Cmd = { type: 'Block', Lbrace: lbrace, Rbrace: rbrace, Stmts: stmts, Last: [] } as Command;
+    s.Cmd = { type: 'Block', Lbrace: lbrace, Rbrace: rbrace, Stmts: stmts, Last: [] };
   }
 
   private subshell(s: Stmt): void {
     const lparen = this.pos;
     const [stmts, rparen] = this.nestedList();
-    s.Cmd = { type: 'Subshell', Lparen: lparen, Rparen: rparen, Stmts: stmts, Last: [] } as Command;
+    s.Cmd = { type: 'Subshell', Lparen: lparen, Rparen: rparen, Stmts: stmts, Last: [] };
   }
 
   private ifClause(s: Stmt): void {
@@ -850,20 +856,19 @@ class Parser extends Lexer {
     let cur = root;
     while (this.rsrv('elif')) {
       const elif = this.ifPart(this.pos);
-      (cur as { Else: unknown }).Else = elif;
+      cur.Else = elif;
       cur = elif;
     }
     const elsePos = this.gotRsrv('else');
     if (elsePos !== undefined) {
-      const els = { type: 'IfClause', Position: elsePos, ThenPos: 0, FiPos: 0, Cond: [], CondLast: [], Then: this.body(['fi']), ThenLast: [], Else: null, Last: [] };
-      (cur as { Else: unknown }).Else = els;
+      cur.Else = { type: 'IfClause', Position: elsePos, ThenPos: 0, FiPos: 0, Cond: [], CondLast: [], Then: this.body(['fi']), ThenLast: [], Else: null, Last: [] };
     }
     const fi = this.needRsrv('fi');
-    for (let c: any = root; c; c = c.Else) c.FiPos = fi;
-    s.Cmd = root as unknown as Command;
+    for (let c: IfClause | null = root; c; c = c.Else) c.FiPos = fi; // all of them share the `fi`
+    s.Cmd = root;
   }
 
-  private ifPart(pos: number): { Else: unknown } & Record<string, unknown> {
+  private ifPart(pos: number): IfClause {
     this.next();
     const cond = this.body(['then']);
     const thenPos = this.needRsrv('then');
@@ -878,29 +883,27 @@ class Parser extends Lexer {
     const doPos = this.needRsrv('do');
     const body = this.body(['done']);
     const donePos = this.needRsrv('done');
-    s.Cmd = { type: 'WhileClause', WhilePos: whilePos, DoPos: doPos, DonePos: donePos, Until: until, Cond: cond, CondLast: [], Do: body, DoLast: [] } as Command;
+    s.Cmd = { type: 'WhileClause', WhilePos: whilePos, DoPos: doPos, DonePos: donePos, Until: until, Cond: cond, CondLast: [], Do: body, DoLast: [] };
   }
 
   /** `for` (word list or C-style) and `select` (word list only). */
   private forClause(s: Stmt, select = false): void {
     const forPos = this.pos;
     this.next();
-    let loop: unknown;
-    if (this.tok === DBLLEFTPAREN && !select) loop = this.cStyleLoop();
-    else if (this.tok === LEFTPAREN || this.tok === DBLLEFTPAREN) decline();
-    else loop = this.wordIter();
+    if (this.tok === LEFTPAREN || (this.tok === DBLLEFTPAREN && select)) decline();
+    const loop: WordIter | CStyleLoop = this.tok === DBLLEFTPAREN ? this.cStyleLoop() : this.wordIter();
     if (this.rsrv('{')) decline(); // for … { }
     const doPos = this.needRsrv('do');
     const body = this.body(['done']);
     const donePos = this.needRsrv('done');
-    s.Cmd = { type: 'ForClause', ForPos: forPos, DoPos: doPos, DonePos: donePos, Select: select, Braces: false, Loop: loop, Do: body, DoLast: [] } as Command;
+    s.Cmd = { type: 'ForClause', ForPos: forPos, DoPos: doPos, DonePos: donePos, Select: select, Braces: false, Loop: loop, Do: body, DoLast: [] };
   }
 
-  private wordIter(): unknown {
+  private wordIter(): WordIter {
     if (this.tok !== LITWORD) decline();
     const name = this.lit(this.pos, this.val);
     this.next();
-    const wi = { type: 'WordIter', Name: name, InPos: 0, Items: [] as Word[] };
+    const wi: WordIter = { type: 'WordIter', Name: name, InPos: 0, Items: [] };
     if (this.got(SEMICOLON)) { this.got(NEWL); return wi; }
     this.got(NEWL);
     const inPos = this.gotRsrv('in');
@@ -913,7 +916,7 @@ class Parser extends Lexer {
     return wi;
   }
 
-  private cStyleLoop(): unknown {
+  private cStyleLoop(): CStyleLoop {
     const lparen = this.pos;
     const old = this.mode;
     this.mode = Mode.Arith;
@@ -942,7 +945,7 @@ class Parser extends Lexer {
     const items: CaseItem[] = [];
     this.got(NEWL);
     while (this.tok !== EOF && !this.rsrv('esac')) {
-      const ci = { type: 'CaseItem', Op: 0, OpPos: 0, Comments: [], Patterns: [] as Word[], Stmts: [] as Stmt[], Last: [] };
+      const ci: CaseItem = { type: 'CaseItem', Op: 0, OpPos: 0, Comments: [], Patterns: [], Stmts: [], Last: [] };
       this.got(LEFTPAREN);
       for (;;) {
         if (this.tok === EOF) decline();
@@ -963,17 +966,17 @@ class Parser extends Lexer {
       this.mode = oldMode;
       if (this.tok !== DBLSEMICOLON && this.tok !== SEMIAND && this.tok !== DBLSEMIAND) {
         ci.Op = DBLSEMICOLON;
-        items.push(ci as unknown as CaseItem);
+        items.push(ci);
         break;
       }
       ci.OpPos = this.pos;
       ci.Op = this.tok;
       this.next();
       this.got(NEWL);
-      items.push(ci as unknown as CaseItem);
+      items.push(ci);
     }
     const esac = this.needRsrv('esac');
-    s.Cmd = { type: 'CaseClause', Case: casePos, In: inPos, Esac: esac, Braces: false, Word: w!, Items: items, Last: [] } as Command;
+    s.Cmd = { type: 'CaseClause', Case: casePos, In: inPos, Esac: esac, Braces: false, Word: w!, Items: items, Last: [] };
   }
 
   private testClause(s: Stmt): void {
@@ -982,13 +985,12 @@ class Parser extends Lexer {
     this.mode = Mode.Test;
     this.next();
     if (this.rsrv(']]') || this.tok === EOF) decline();
-    const x = this.testExpr(false);
-    if (!x) decline();
+    const x = this.testExpr(false) ?? decline();
     const right = this.pos;
     if (!this.rsrv(']]')) decline();
     this.next(); // still in the test's mode, as mvdan
     this.mode = old;
-    s.Cmd = { type: 'TestClause', Left: left, Right: right, X: x } as Command;
+    s.Cmd = { type: 'TestClause', Left: left, Right: right, X: x };
   }
 
   private testExpr(pastAndOr: boolean): TestExpr | null {
@@ -1007,22 +1009,23 @@ class Parser extends Lexer {
       case EOF: case RIGHTPAREN: return left;
       default: return decline();
     }
-    const b = { type: 'BinaryTest', OpPos: this.pos, Op: op, X: left, Y: null as unknown };
+    const opPos = this.pos;
+    let y: TestExpr;
     if (op === ANDAND || op === OROR) {
       this.next();
-      b.Y = this.testExpr(false) ?? decline();
+      y = this.testExpr(false) ?? decline();
     } else {
-      if ((left as { type: string }).type !== 'Word') decline();
+      if (left.type !== 'Word') decline();
       if (op === 112) { // =~: the regex is lexed its own way, up to a blank outside parentheses
         this.mode = Mode.Regexp;
         this.rxOpenParens = 0;
         this.rxFirstPart = true;
       }
       this.next();
-      b.Y = this.getWord() ?? decline();
+      y = this.getWord() ?? decline();
       this.mode = Mode.Test;
     }
-    return b as TestExpr;
+    return { type: 'BinaryTest', OpPos: opPos, Op: op, X: left, Y: y };
   }
 
   private testBase(): TestExpr | null {
@@ -1038,13 +1041,13 @@ class Parser extends Lexer {
       const opPos = this.pos;
       this.next();
       const x = this.testExpr(false) ?? decline();
-      return { type: 'UnaryTest', OpPos: opPos, Op: EXCLMARK, X: x } as TestExpr;
+      return { type: 'UnaryTest', OpPos: opPos, Op: EXCLMARK, X: x };
     }
     if (tok >= 88 && tok <= 111) {
       const opPos = this.pos;
       this.next();
       const x = this.getWord() ?? decline();
-      return { type: 'UnaryTest', OpPos: opPos, Op: tok, X: x } as TestExpr;
+      return { type: 'UnaryTest', OpPos: opPos, Op: tok, X: x };
     }
     if (this.tok === LEFTPAREN) {
       const lparen = this.pos;
@@ -1052,7 +1055,7 @@ class Parser extends Lexer {
       const x = this.testExpr(false) ?? decline();
       const rparen = this.pos;
       if (!this.got(RIGHTPAREN)) decline();
-      return { type: 'ParenTest', Lparen: lparen, Rparen: rparen, X: x } as TestExpr;
+      return { type: 'ParenTest', Lparen: lparen, Rparen: rparen, X: x };
     }
     if (this.tok === LITWORD && this.val === ']]') return null;
     return this.getWord();
@@ -1065,7 +1068,7 @@ class Parser extends Lexer {
     this.next();
     const x = this.arithm() ?? decline();
     const right = this.arithEnd(old);
-    s.Cmd = { type: 'ArithmCmd', Left: left, Right: right, Unsigned: false, X: x } as Command;
+    s.Cmd = { type: 'ArithmCmd', Left: left, Right: right, Unsigned: false, X: x };
   }
 
   /** `))` closing arithmetic: returns the position of its first `)`. */
@@ -1108,7 +1111,7 @@ class Parser extends Lexer {
       const op = this.tok, opPos = this.pos;
       this.nextOperand();
       const y = this.arithBinary(level + 1) ?? decline();
-      x = { type: 'BinaryArithm', OpPos: opPos, Op: op, X: x!, Y: y } as ArithmExpr;
+      x = { type: 'BinaryArithm', OpPos: opPos, Op: op, X: x!, Y: y };
     }
     return x;
   }
@@ -1120,7 +1123,7 @@ class Parser extends Lexer {
       const op = this.tok, opPos = this.pos;
       this.nextOperand();
       const y = this.arithAssign() ?? decline();
-      return { type: 'BinaryArithm', OpPos: opPos, Op: op, X: x!, Y: y } as ArithmExpr;
+      return { type: 'BinaryArithm', OpPos: opPos, Op: op, X: x!, Y: y };
     }
     return x;
   }
@@ -1140,7 +1143,7 @@ class Parser extends Lexer {
     return {
       type: 'BinaryArithm', OpPos: qPos, Op: QUEST, X: x!,
       Y: { type: 'BinaryArithm', OpPos: cPos, Op: COLON, X: t, Y: f },
-    } as ArithmExpr;
+    };
   }
 
   private arithPower(): ArithmExpr | null {
@@ -1150,7 +1153,7 @@ class Parser extends Lexer {
     const opPos = this.pos;
     this.nextOperand();
     const y = this.arithPower() ?? decline();
-    return { type: 'BinaryArithm', OpPos: opPos, Op: POWER, X: x!, Y: y } as ArithmExpr;
+    return { type: 'BinaryArithm', OpPos: opPos, Op: POWER, X: x!, Y: y };
   }
 
   private arithUnary(): ArithmExpr | null {
@@ -1158,7 +1161,7 @@ class Parser extends Lexer {
       const op = this.tok, opPos = this.pos;
       this.nextOperand();
       const x = this.arithUnary() ?? decline();
-      return { type: 'UnaryArithm', OpPos: opPos, Op: op, Post: false, X: x } as ArithmExpr;
+      return { type: 'UnaryArithm', OpPos: opPos, Op: op, Post: false, X: x };
     }
     return this.arithValue();
   }
@@ -1171,7 +1174,7 @@ class Parser extends Lexer {
         this.next();
         if (this.tok !== LITWORD) decline();
         const v = this.arithValue() ?? decline();
-        return { type: 'UnaryArithm', OpPos: opPos, Op: op, Post: false, X: v } as ArithmExpr;
+        return { type: 'UnaryArithm', OpPos: opPos, Op: op, Post: false, X: v };
       }
       case LEFTPAREN: {
         const lparen = this.pos;
@@ -1179,7 +1182,7 @@ class Parser extends Lexer {
         const inner = this.arithm() ?? decline();
         const rparen = this.pos;
         if (!this.got(RIGHTPAREN)) decline();
-        x = { type: 'ParenArithm', Lparen: lparen, Rparen: rparen, X: inner } as ArithmExpr;
+        x = { type: 'ParenArithm', Lparen: lparen, Rparen: rparen, X: inner };
         break;
       }
       case LITWORD: {
@@ -1187,8 +1190,10 @@ class Parser extends Lexer {
         this.next();
         if (this.tok === LEFTBRACK) { // a[i]: a short ParamExp with an index, as mvdan has it
           if (this.posix) decline();
-          const pe = { type: 'ParamExp', Dollar: l.ValuePos, Rbrace: 0, Short: true, Excl: false, Length: false, Width: false, Param: l, Index: null, Slice: null, Repl: null, Names: 0, Exp: null } as unknown as ParamExp;
-          (pe as { Index: ArithmExpr }).Index = this.index();
+          const pe: ParamExp = {
+            type: 'ParamExp', Dollar: l.ValuePos, Rbrace: 0, Short: true, Excl: false, Length: false, Width: false, Param: l,
+            Index: this.index(), Slice: null, Repl: null, Names: 0, Exp: null,
+          };
           x = this.word([pe]);
         } else x = this.word([l]);
         break;
@@ -1203,7 +1208,7 @@ class Parser extends Lexer {
     if (this.spacedIn()) return x;
     if (this.tok === ADDADD || this.tok === SUBSUB) {
       if (!isArithName(x)) decline();
-      const u = { type: 'UnaryArithm', OpPos: this.pos, Op: this.tok, Post: true, X: x } as ArithmExpr;
+      const u: ArithmExpr = { type: 'UnaryArithm', OpPos: this.pos, Op: this.tok, Post: true, X: x };
       this.next();
       return u;
     }
@@ -1216,6 +1221,8 @@ const LEVEL_ASSIGN = 1, LEVEL_POWER = 12;
 const ARITH_LEVELS: number[][] = [
   [COMMA], [], [OROR], [ANDAND], [OR], [CARET], [AND], [EQUAL, NEQUAL], [RDRIN, RDROUT, LEQUAL, GEQUAL], [HDOC, APPOUT], [PLUS, MINUS], [STAR, SLASH, PERC],
 ];
+
+const PARAM_NAMES: Record<number, string> = { [AT]: '@', [STAR]: '*', [HASH]: '#', [EXCLMARK]: '!', [DOLLAR]: '$' };
 
 const UN_TEST: Record<string, number> = {
   '!': EXCLMARK, '-e': 88, '-a': 88, '-f': 89, '-d': 90, '-c': 91, '-b': 92, '-p': 93, '-S': 94, '-L': 95, '-h': 95,
@@ -1244,7 +1251,7 @@ function hdocStop(w: Word): { stop: string; quoted: boolean } {
       }
     } else if (p.type === 'SglQuoted') { stop += p.Value; quoted = true; } else if (p.type === 'DblQuoted') {
       quoted = true;
-      for (const q of p.Parts) { if (q.type !== 'Lit') decline(); stop += (q as Lit).Value; }
+      for (const q of p.Parts) stop += q.type === 'Lit' ? q.Value : decline();
     } else decline();
   }
   return { stop, quoted };
