@@ -2,33 +2,44 @@
 // and token boundaries, in the lexer states (`Mode`) the fast parser supports, over the script's
 // UTF-8 bytes as a latin1 string. It declines — throws DECLINE — where mvdan-sh's lexer would do
 // something it does not reproduce (a line continuation inside an operator, `$[`, `${ cmd;}`…).
-import type { Redirect } from './ast.ts';
+import { Tok, type Redirect } from './ast.ts';
 import { isName } from './names.ts';
 
-// Token codes are mvdan/sh v3.5.1's (syntax/tokens.go), so operators go into the AST as they are.
-// Typed `number`, not literal types: the parser compares `this.tok` with them again after calls
-// that move to the next token, which TypeScript's narrowing would not see.
+// Token codes are mvdan/sh v3.5.1's (syntax/tokens.go), so operators go into the AST as they are:
+// the lexer's own ones here, the rest named after ast.ts's `Tok`, which has every code that ends
+// up in an AST. Typed `number`, not literal types: the parser compares `this.tok` with them again
+// after calls that move to the next token, which TypeScript's narrowing would not see.
 export const
   EOF: number = 1, NEWL: number = 2, LIT: number = 3, LITWORD: number = 4, LITREDIR: number = 5,
-  SGLQUOTE: number = 6, DBLQUOTE: number = 7, BCKQUOTE: number = 8, AND: number = 9, ANDAND: number = 10,
-  OROR: number = 11, OR: number = 12, ORAND: number = 13, DOLLAR: number = 14,
+  SGLQUOTE: number = 6, DBLQUOTE: number = 7, BCKQUOTE: number = 8, DOLLAR: number = 14,
   DOLLSGLQUOTE: number = 15, DOLLDBLQUOTE: number = 16, DOLLBRACE: number = 17,
-  DOLLPAREN: number = 19, DOLLDBLPAREN: number = 20, LEFTBRACK: number = 21,
-  LEFTPAREN: number = 23, DBLLEFTPAREN: number = 24, RIGHTBRACE: number = 25, RIGHTBRACK: number = 26,
-  RIGHTPAREN: number = 27, SEMICOLON: number = 29, DBLSEMICOLON: number = 30, SEMIAND: number = 31,
-  DBLSEMIAND: number = 32, EXCLMARK: number = 34, TILDE: number = 35, ADDADD: number = 36,
-  SUBSUB: number = 37, STAR: number = 38, POWER: number = 39, EQUAL: number = 40,
-  NEQUAL: number = 41, LEQUAL: number = 42, GEQUAL: number = 43, ADDASSGN: number = 44, SHRASSGN: number = 53,
-  RDROUT: number = 54, APPOUT: number = 55, RDRIN: number = 56, RDRINOUT: number = 57,
-  DPLIN: number = 58, DPLOUT: number = 59, CLBOUT: number = 60, HDOC: number = 61,
-  DASHHDOC: number = 62, WORDHDOC: number = 63, RDRALL: number = 64, APPALL: number = 65,
-  CMDIN: number = 66, CMDOUT: number = 67, PLUS: number = 68, COLPLUS: number = 69,
-  MINUS: number = 70, COLMINUS: number = 71, QUEST: number = 72, COLQUEST: number = 73,
-  ASSGN: number = 74, COLASSGN: number = 75, PERC: number = 76, DBLPERC: number = 77,
-  HASH: number = 78, DBLHASH: number = 79, CARET: number = 80, DBLCARET: number = 81,
-  COMMA: number = 82, DBLCOMMA: number = 83, AT: number = 84, SLASH: number = 85,
-  DBLSLASH: number = 86, COLON: number = 87, GLOBQUEST: number = 122, GLOBSTAR: number = 123,
-  GLOBPLUS: number = 124, GLOBAT: number = 125, GLOBEXCL: number = 126;
+  DOLLPAREN: number = 19, DOLLDBLPAREN: number = 20, LEFTBRACK: number = 21, LEFTPAREN: number = 23,
+  DBLLEFTPAREN: number = 24, RIGHTBRACE: number = 25, RIGHTBRACK: number = 26,
+  RIGHTPAREN: number = 27, SEMICOLON: number = 29;
+export const
+  AND: number = Tok.and, ANDAND: number = Tok.andAnd, OROR: number = Tok.orOr, OR: number = Tok.or,
+  ORAND: number = Tok.orAnd, DBLSEMICOLON: number = Tok.dblSemicolon, SEMIAND: number = Tok.semiAnd,
+  DBLSEMIAND: number = Tok.dblSemiAnd, EXCLMARK: number = Tok.exclMark, TILDE: number = Tok.tilde,
+  ADDADD: number = Tok.addAdd, SUBSUB: number = Tok.subSub, STAR: number = Tok.star,
+  POWER: number = Tok.power, EQUAL: number = Tok.equal, NEQUAL: number = Tok.nequal,
+  LEQUAL: number = Tok.lequal, GEQUAL: number = Tok.gequal, ADDASSGN: number = Tok.addAssgn,
+  SUBASSGN: number = Tok.subAssgn, MULASSGN: number = Tok.mulAssgn, QUOASSGN: number = Tok.quoAssgn,
+  REMASSGN: number = Tok.remAssgn, ANDASSGN: number = Tok.andAssgn, ORASSGN: number = Tok.orAssgn,
+  XORASSGN: number = Tok.xorAssgn, SHLASSGN: number = Tok.shlAssgn, SHRASSGN: number = Tok.shrAssgn,
+  RDROUT: number = Tok.rdrOut, APPOUT: number = Tok.appOut, RDRIN: number = Tok.rdrIn,
+  RDRINOUT: number = Tok.rdrInOut, DPLIN: number = Tok.dplIn, DPLOUT: number = Tok.dplOut,
+  CLBOUT: number = Tok.clbOut, HDOC: number = Tok.hdoc, DASHHDOC: number = Tok.dashHdoc,
+  WORDHDOC: number = Tok.wordHdoc, RDRALL: number = Tok.rdrAll, APPALL: number = Tok.appAll,
+  CMDIN: number = Tok.cmdIn, CMDOUT: number = Tok.cmdOut, PLUS: number = Tok.plus,
+  COLPLUS: number = Tok.colPlus, MINUS: number = Tok.minus, COLMINUS: number = Tok.colMinus,
+  QUEST: number = Tok.quest, COLQUEST: number = Tok.colQuest, ASSGN: number = Tok.assgn,
+  COLASSGN: number = Tok.colAssgn, PERC: number = Tok.perc, DBLPERC: number = Tok.dblPerc,
+  HASH: number = Tok.hash, DBLHASH: number = Tok.dblHash, CARET: number = Tok.caret,
+  DBLCARET: number = Tok.dblCaret, COMMA: number = Tok.comma, DBLCOMMA: number = Tok.dblComma,
+  AT: number = Tok.at, SLASH: number = Tok.slash, DBLSLASH: number = Tok.dblSlash,
+  COLON: number = Tok.colon, TSREMATCH: number = Tok.tsReMatch, GLOBQUEST: number = Tok.globQuest,
+  GLOBSTAR: number = Tok.globStar, GLOBPLUS: number = Tok.globPlus, GLOBAT: number = Tok.globAt,
+  GLOBEXCL: number = Tok.globExcl;
 export const GLOB_TOKENS: Record<string, number> = {
   '?': GLOBQUEST, '*': GLOBSTAR, '+': GLOBPLUS, '@': GLOBAT, '!': GLOBEXCL,
 };
@@ -275,20 +286,20 @@ export abstract class Lexer {
       case '~': return k(1, TILDE);
       case '(': return k(1, LEFTPAREN);
       case ')': return k(1, RIGHTPAREN);
-      case '&': return n1 === '&' ? k(2, ANDAND) : n1 === '=' ? k(2, 49) : k(1, AND);
-      case '|': return n1 === '|' ? k(2, OROR) : n1 === '=' ? k(2, 50) : k(1, OR);
+      case '&': return n1 === '&' ? k(2, ANDAND) : n1 === '=' ? k(2, ANDASSGN) : k(1, AND);
+      case '|': return n1 === '|' ? k(2, OROR) : n1 === '=' ? k(2, ORASSGN) : k(1, OR);
       case '<':
-        if (n1 === '<') { if (this.cont(this.i + 2)) decline(); return n2 === '=' ? k(3, 52) : k(2, HDOC); }
+        if (n1 === '<') { if (this.cont(this.i + 2)) decline(); return n2 === '=' ? k(3, SHLASSGN) : k(2, HDOC); }
         return n1 === '=' ? k(2, LEQUAL) : k(1, RDRIN);
       case '>':
         if (n1 === '>') { if (this.cont(this.i + 2)) decline(); return n2 === '=' ? k(3, SHRASSGN) : k(2, APPOUT); }
         return n1 === '=' ? k(2, GEQUAL) : k(1, RDROUT);
       case '+': return n1 === '+' ? k(2, ADDADD) : n1 === '=' ? k(2, ADDASSGN) : k(1, PLUS);
-      case '-': return n1 === '-' ? k(2, SUBSUB) : n1 === '=' ? k(2, 45) : k(1, MINUS);
-      case '%': return n1 === '=' ? k(2, 48) : k(1, PERC);
-      case '*': return n1 === '*' ? k(2, POWER) : n1 === '=' ? k(2, 46) : k(1, STAR);
-      case '/': return n1 === '=' ? k(2, 47) : k(1, SLASH);
-      case '^': return n1 === '=' ? k(2, 51) : k(1, CARET);
+      case '-': return n1 === '-' ? k(2, SUBSUB) : n1 === '=' ? k(2, SUBASSGN) : k(1, MINUS);
+      case '%': return n1 === '=' ? k(2, REMASSGN) : k(1, PERC);
+      case '*': return n1 === '*' ? k(2, POWER) : n1 === '=' ? k(2, MULASSGN) : k(1, STAR);
+      case '/': return n1 === '=' ? k(2, QUOASSGN) : k(1, SLASH);
+      case '^': return n1 === '=' ? k(2, XORASSGN) : k(1, CARET);
       case '[': return k(1, LEFTBRACK);
       case ']': return k(1, RIGHTBRACK);
       case ',': return k(1, COMMA);

@@ -15,15 +15,16 @@ import type {
   ArithmExpr, ArrayElem, ArrayExpr, Assign, CallExpr, CaseItem, CStyleLoop, DblQuoted, File, IfClause,
   Expansion, Lit, ParamExp, Redirect, Slice, Stmt, TestExpr, Word, WordIter, WordPart,
 } from './ast.ts';
+import { Tok } from './ast.ts';
 import {
   ADDADD, ADDASSGN, AND, ANDAND, APPALL, APPOUT, ASSGN, AT, BCKQUOTE, CARET, CLBOUT, CMDIN,
   CMDOUT, COLASSGN, COLMINUS, COLON, COLPLUS, COLQUEST, COMMA, DASHHDOC, DBLCARET, DBLCOMMA,
-  DBLHASH, DBLLEFTPAREN, DBLPERC, DBLQUOTE, DBLSEMIAND, DBLSEMICOLON, DBLSLASH, DECLINE, DOLLAR,
-  DOLLBRACE, DOLLDBLPAREN, DOLLDBLQUOTE, DOLLPAREN, DOLLSGLQUOTE, DPLIN, DPLOUT, EOF, EQUAL,
-  EXCLMARK, GEQUAL, GLOBAT, GLOBEXCL, GLOBPLUS, GLOBQUEST, GLOBSTAR, HASH, HDOC, LEFTBRACK,
-  LEFTPAREN, LEQUAL, LIT, LITREDIR, LITWORD, Lexer, MINUS, Mode, NEQUAL, NEWL, OR, ORAND, OROR,
+  DBLHASH, DBLLEFTPAREN, DBLPERC, DBLQUOTE, DBLSEMIAND, DBLSEMICOLON, DBLSLASH, DECLINE, decline,
+  DOLLAR, DOLLBRACE, DOLLDBLPAREN, DOLLDBLQUOTE, DOLLPAREN, DOLLSGLQUOTE, DPLIN, DPLOUT, EOF,
+  EQUAL, EXCLMARK, GEQUAL, GLOBAT, GLOBEXCL, GLOBPLUS, GLOBQUEST, GLOBSTAR, HASH, HDOC, LEFTBRACK,
+  LEFTPAREN, LEQUAL, Lexer, LIT, LITREDIR, LITWORD, MINUS, Mode, NEQUAL, NEWL, OR, ORAND, OROR,
   PERC, PLUS, POWER, QUEST, RDRALL, RDRIN, RDRINOUT, RDROUT, RIGHTBRACE, RIGHTBRACK, RIGHTPAREN,
-  SEMIAND, SEMICOLON, SGLQUOTE, SHRASSGN, SLASH, STAR, SUBSUB, TILDE, WORDHDOC, decline,
+  SEMIAND, SEMICOLON, SGLQUOTE, SHRASSGN, SLASH, STAR, SUBSUB, TILDE, TSREMATCH, WORDHDOC,
 } from './fast-lexer.ts';
 import { isName } from './names.ts';
 
@@ -57,7 +58,9 @@ class Parser extends Lexer {
   private word(parts: WordPart[]): Word { return { type: 'Word', Parts: parts }; }
   private stmt(pos: number): Stmt {
     return { type: 'Stmt', Comments: [], Cmd: null, Position: pos, Semicolon: 0, Negated: false, Background: false, Coprocess: false, Redirs: [] };
-  }  // ---- statements ----------------------------------------------------------------------------
+  }
+
+  // ---- statements ----------------------------------------------------------------------------
 
   file(): File {
     this.next();
@@ -103,10 +106,9 @@ class Parser extends Lexer {
       const op = this.tok, opPos = this.pos;
       this.next();
       this.got(NEWL);
-      const y = this.getStmt(false, true);
-      if (!y) decline();
+      const y = this.getStmt(false, true) ?? decline();
       const b = this.stmt(s.Position);
-      b.Cmd = { type: 'BinaryCmd', OpPos: opPos, Op: op, X: s, Y: y! };
+      b.Cmd = { type: 'BinaryCmd', OpPos: opPos, Op: op, X: s, Y: y };
       s = b;
     }
     if (readEnd) {
@@ -118,37 +120,23 @@ class Parser extends Lexer {
   }
 
   private pipe(s: Stmt, binCmd: boolean): Stmt | undefined {
-    switch (this.tok) {
-      case LITWORD: this.wordCommand(s); break;
-      case RDROUT: case APPOUT: case RDRIN: case DPLIN: case DPLOUT: case CLBOUT: case RDRINOUT:
-      case HDOC: case DASHHDOC: case WORDHDOC: case RDRALL: case APPALL: case LITREDIR:
-        this.redirect(s);
-        this.callExpr(s, undefined, false);
-        break;
-      case BCKQUOTE:
-        if (this.bqClose()) return undefined;
-        this.wordStart(s);
-        break;
-      case LIT: case DOLLBRACE: case DOLLDBLPAREN: case DOLLPAREN: case DOLLAR:
-      case SGLQUOTE: case DOLLSGLQUOTE: case DBLQUOTE: case DOLLDBLQUOTE: case CMDIN: case CMDOUT:
-      case GLOBQUEST: case GLOBSTAR: case GLOBPLUS: case GLOBAT: case GLOBEXCL:
-        this.wordStart(s);
-        break;
-      case LEFTPAREN: this.subshell(s); break;
-      case DBLLEFTPAREN: this.arithCmd(s); break;
-      default:
-        return undefined;
-    }
+    if (this.tok === LITWORD) this.wordCommand(s);
+    else if (this.isRedir()) {
+      this.redirect(s);
+      this.callExpr(s, undefined, false);
+    } else if (this.startsWord()) this.wordStart(s);
+    else if (this.tok === LEFTPAREN) this.subshell(s);
+    else if (this.tok === DBLLEFTPAREN) this.arithCmd(s);
+    else return undefined;
     while (this.isRedir()) this.redirect(s);
     while (this.tok === OR || this.tok === ORAND) {
       if (binCmd) return s;
       const op = this.tok, opPos = this.pos;
       this.next();
       this.got(NEWL);
-      const y = this.pipe(this.stmt(this.pos), true);
-      if (!y) decline();
+      const y = this.pipe(this.stmt(this.pos), true) ?? decline();
       const b = this.stmt(s.Position);
-      b.Cmd = { type: 'BinaryCmd', OpPos: opPos, Op: op, X: s, Y: y! };
+      b.Cmd = { type: 'BinaryCmd', OpPos: opPos, Op: op, X: s, Y: y };
       b.Negated = s.Negated;
       s.Negated = false;
       s = b;
@@ -175,10 +163,7 @@ class Parser extends Lexer {
         decline();
         break;
       case '[[': case ']]': case 'let': case 'function': case 'local': case 'export': case 'readonly':
-      case 'typeset': case 'nameref': case 'time': case 'coproc': case 'select':
-        if (!this.posix) return this.bashWord(s);
-        break;
-      case 'declare':
+      case 'typeset': case 'nameref': case 'time': case 'coproc': case 'select': case 'declare':
         if (!this.posix) return this.bashWord(s);
         break;
     }
@@ -239,9 +224,8 @@ class Parser extends Lexer {
 
   private funcDecl(s: Stmt, name: Lit, pos: number, parens: boolean): void {
     this.got(NEWL);
-    const body = this.getStmt(false, false);
-    if (!body) decline();
-    s.Cmd = { type: 'FuncDecl', Position: pos, RsrvWord: pos !== name.ValuePos, Parens: parens, Name: name, Body: body! };
+    const body = this.getStmt(false, false) ?? decline();
+    s.Cmd = { type: 'FuncDecl', Position: pos, RsrvWord: pos !== name.ValuePos, Parens: parens, Name: name, Body: body };
   }
 
   private isRedir(): boolean {
@@ -249,6 +233,18 @@ class Parser extends Lexer {
       case RDROUT: case APPOUT: case RDRIN: case DPLIN: case DPLOUT: case CLBOUT: case RDRINOUT:
       case HDOC: case DASHHDOC: case WORDHDOC: case RDRALL: case APPALL: case LITREDIR:
         return true;
+    }
+    return false;
+  }
+
+  /** A token that starts a word other than a plain literal (LITWORD). */
+  private startsWord(): boolean {
+    switch (this.tok) {
+      case LIT: case DOLLBRACE: case DOLLDBLPAREN: case DOLLPAREN: case DOLLAR: case SGLQUOTE: case DOLLSGLQUOTE:
+      case DBLQUOTE: case DOLLDBLQUOTE: case CMDIN: case CMDOUT:
+      case GLOBQUEST: case GLOBSTAR: case GLOBPLUS: case GLOBAT: case GLOBEXCL:
+        return true;
+      case BCKQUOTE: return !this.bqClose();
     }
     return false;
   }
@@ -267,18 +263,15 @@ class Parser extends Lexer {
       const old = this.mode;
       this.mode = Mode.HdocWord;
       this.next();
-      const w = this.getWord();
+      const w = this.getWord() ?? decline();
       this.mode = old;
-      if (!w) decline();
       r.Word = w;
-      this.hdocs.push({ r, dash: op === DASHHDOC, ...hdocStop(w!) });
+      this.hdocs.push({ r, dash: op === DASHHDOC, ...hdocStop(w) });
       if (this.tok === NEWL) this.readHdocs();
       return;
     }
     this.next();
-    const w = this.getWord();
-    if (!w) decline();
-    r.Word = w;
+    r.Word = this.getWord() ?? decline();
   }
 
   /**
@@ -335,9 +328,7 @@ class Parser extends Lexer {
       sub.i = i;
       sub.tok = sub.dollarToken(true);
       sub.pos = i;
-      const p = sub.dollarPart();
-      if (!p) decline();
-      parts.push(p!);
+      parts.push(sub.dollarPart());
       if (sub.tok !== LIT && sub.tok !== LITWORD && sub.tok !== EOF && sub.tok !== DBLQUOTE) decline();
       if (this.s[sub.pos - 1] === '\n' && this.s[sub.pos - 2] === '\\') decline(); // a continuation right after it
       // dollarPart read one token past the expansion: restart from its start
@@ -407,7 +398,7 @@ class Parser extends Lexer {
     return null;
   }
 
-  private dollarPart(): WordPart | null {
+  private dollarPart(): WordPart {
     switch (this.tok) {
       case DOLLBRACE: return this.paramExp();
       case DOLLPAREN: {
@@ -420,8 +411,7 @@ class Parser extends Lexer {
         const old = this.mode;
         this.mode = Mode.Arith;
         this.next();
-        const x = this.arithm();
-        if (!x) decline();
+        const x = this.arithm() ?? decline();
         const right = this.arithEnd(old);
         return { type: 'ArithmExp', Left: left, Right: right, Bracket: false, Unsigned: false, X: x };
       }
@@ -457,20 +447,15 @@ class Parser extends Lexer {
 
   /** `` `…` `` (the current token opens it; bqNext is its end). */
   private backquoted(): WordPart {
-    if (this.hdocs.length) decline();
     const left = this.pos, end = this.bqNext;
-    const old = { mode: this.mode, inCase: this.inCase, subDepth: this.subDepth, bqList: this.bqList };
-    this.mode = Mode.Reg;
-    this.inCase = false;
-    this.subDepth = 0;
-    this.bqList = true;
     this.bqEnd = end;
-    this.i++;
-    this.next();
-    const stmts = this.stmtList([]);
-    if (!this.bqClose() || this.hdocs.length) decline();
+    this.i++; // the lexer leaves a backquote unread (as mvdan)
+    const stmts = this.nested({ inCase: false, subDepth: 0, bqList: true }, () => {
+      const list = this.stmtList([]);
+      if (!this.bqClose()) decline();
+      return list;
+    });
     this.bqEnd = -1;
-    Object.assign(this, old);
     const right = this.pos;
     this.i = end + 1;
     this.next();
@@ -545,22 +530,12 @@ class Parser extends Lexer {
       Index: null, Slice: null, Repl: null, Names: 0, Exp: null,
     };
     if (this.spaced) decline();
-    if (this.tok === RIGHTBRACE) {
-      pe.Rbrace = this.pos;
-      this.mode = old;
-      this.next();
-      return pe;
-    }
+    if (this.tok === RIGHTBRACE) return this.closeParam(pe, old);
     if (this.isLit()) decline(); // `${a b}`
     if (this.tok === LEFTBRACK) {
       if (this.posix || !isName(pe.Param.Value)) decline();
       pe.Index = this.index();
-      if (this.tok === RIGHTBRACE) {
-        pe.Rbrace = this.pos;
-        this.mode = old;
-        this.next();
-        return pe;
-      }
+      if (this.tok === RIGHTBRACE) return this.closeParam(pe, old);
     }
     if (pe.Length) decline();
     switch (this.tok) {
@@ -584,11 +559,7 @@ class Parser extends Lexer {
         this.next();
         if (this.tok !== COLON) slice.Offset = this.arithm() ?? decline();
         if (this.got(COLON)) slice.Length = this.arithm() ?? decline();
-        this.mode = old;
-        pe.Rbrace = this.pos;
-        if (this.tok !== RIGHTBRACE) decline();
-        this.next();
-        return pe;
+        break;
       }
       case CARET: case DBLCARET: case COMMA: case DBLCOMMA:
         if (this.posix) decline();
@@ -615,9 +586,14 @@ class Parser extends Lexer {
       default:
         decline();
     }
-    this.mode = old;
-    pe.Rbrace = this.pos;
+    return this.closeParam(pe, old);
+  }
+
+  /** The `}` of `${…}`: read past it in the mode around the expansion. */
+  private closeParam(pe: ParamExp, old: Mode): ParamExp {
     if (this.tok !== RIGHTBRACE) decline();
+    pe.Rbrace = this.pos;
+    this.mode = old;
     this.next();
     return pe;
   }
@@ -631,28 +607,26 @@ class Parser extends Lexer {
 
   /** After `(`, `$(`, `<(` or `>(`: the statements up to `)`, and where it is. */
   private nestedList(): [Stmt[], number] {
-    const old = this.enterSub();
-    this.next();
-    const stmts = this.stmtList([]);
-    this.leaveSub(old);
+    const stmts = this.nested({ inCase: false, subDepth: this.subDepth + 1, bqList: false }, () => this.stmtList([]));
     const rparen = this.pos;
     if (!this.got(RIGHTPAREN)) decline();
     return [stmts, rparen];
   }
 
-  private enterSub(): { mode: Mode; inCase: boolean; bqList: boolean } {
-    const old = { mode: this.mode, inCase: this.inCase, bqList: this.bqList };
-    if (this.hdocs.length) decline(); // a here-document pending across a substitution
-    this.mode = Mode.Reg;
-    this.inCase = false;
-    this.bqList = false;
-    this.subDepth++;
-    return old;
-  }
-  private leaveSub(old: { mode: Mode; inCase: boolean; bqList: boolean }): void {
+  /**
+   * A nested statement list (substitution, subshell, `case` body, backquotes): `read` runs with the
+   * lexer at statement level in the given context, starting past the current token; the context
+   * is restored after. A here-document pending across the boundary declines (mvdan buries it).
+   */
+  private nested<T>(ctx: { inCase: boolean; subDepth: number; bqList: boolean }, read: () => T): T {
+    if (this.hdocs.length) decline();
+    const old = { mode: this.mode, inCase: this.inCase, subDepth: this.subDepth, bqList: this.bqList };
+    Object.assign(this, ctx, { mode: Mode.Reg });
+    this.next();
+    const r = read();
     if (this.hdocs.length) decline();
     Object.assign(this, old);
-    this.subDepth--;
+    return r;
   }
 
   // ---- assignments and simple commands -------------------------------------------------------
@@ -686,9 +660,8 @@ class Parser extends Lexer {
     let nameEnd = eq;
     const append = !this.posix && val[eq - 1] === '+';
     if (append) nameEnd--;
-    const as: Assign = { type: 'Assign', Append: append, Naked: false, Name: null, Index: null, Value: null, Array: null };
-    as.Name = this.lit(tokPos, val.slice(0, nameEnd), tokPos + nameEnd);
-    if (val.slice(0, eq + 1).length !== eq + 1) decline();
+    const name = this.lit(tokPos, val.slice(0, nameEnd), tokPos + nameEnd);
+    const as: Assign = { type: 'Assign', Append: append, Naked: false, Name: name, Index: null, Value: null, Array: null };
     const rest = val.slice(eq + 1);
     const end = this.at();
     if (this.tok === LITWORD || this.tok === LIT) {
@@ -766,40 +739,15 @@ class Parser extends Lexer {
   private callExpr(s: Stmt, w: Word | undefined, assign: boolean): void {
     const ce: CallExpr = { type: 'CallExpr', Assigns: [], Args: w ? [w] : [] };
     if (assign) ce.Assigns.push(this.getAssign(true));
-    for (;;) {
-      switch (this.tok) {
-        case EOF: case NEWL: case SEMICOLON: case AND: case OR: case ANDAND: case OROR: case ORAND:
-        case DBLSEMICOLON: case SEMIAND: case DBLSEMIAND:
-          break;
-        case LITWORD:
-          if (ce.Args.length === 0 && this.hasValidIdent()) { ce.Assigns.push(this.getAssign(true)); continue; }
-          ce.Args.push(this.word([this.lit(this.pos, this.val)]));
-          this.next();
-          continue;
-        case LIT:
-          if (ce.Args.length === 0 && this.hasValidIdent()) { ce.Assigns.push(this.getAssign(true)); continue; }
-          ce.Args.push(this.word(this.wordParts()));
-          continue;
-        case BCKQUOTE:
-          if (this.bqClose()) break;
-          ce.Args.push(this.word(this.wordParts()));
-          continue;
-        case DOLLBRACE: case DOLLDBLPAREN: case DOLLPAREN: case DOLLAR: case SGLQUOTE: case DOLLSGLQUOTE: case DBLQUOTE:
-        case DOLLDBLQUOTE: case CMDIN: case CMDOUT: case GLOBQUEST: case GLOBSTAR: case GLOBPLUS: case GLOBAT: case GLOBEXCL:
-          ce.Args.push(this.word(this.wordParts()));
-          continue;
-        case RDROUT: case APPOUT: case RDRIN: case DPLIN: case DPLOUT: case CLBOUT: case RDRINOUT:
-        case HDOC: case DASHHDOC: case WORDHDOC: case RDRALL: case APPALL: case LITREDIR:
-          this.redirect(s);
-          continue;
-        case RIGHTPAREN:
-          if (this.subDepth > 0) break;
-          decline();
-          break;
-        default:
-          decline();
-      }
-      break;
+    // words, assignments before the first word, redirections: up to the end of the command
+    while (!this.stopToken() || (this.tok === RIGHTPAREN && this.subDepth === 0)) {
+      if ((this.tok === LIT || this.tok === LITWORD) && ce.Args.length === 0 && this.hasValidIdent()) ce.Assigns.push(this.getAssign(true));
+      else if (this.tok === LITWORD) {
+        ce.Args.push(this.word([this.lit(this.pos, this.val)]));
+        this.next();
+      } else if (this.startsWord()) ce.Args.push(this.word(this.wordParts()));
+      else if (this.isRedir()) this.redirect(s);
+      else decline(); // `(`, `((`, `)` outside a substitution…
     }
     if (ce.Assigns.length === 0 && ce.Args.length === 0) return;
     if (ce.Args.length && ce.Assigns.some((a) => a.Index !== null || a.Array !== null)) decline(); // inline arrays
@@ -818,8 +766,7 @@ class Parser extends Lexer {
         this.next();
         args.push({ type: 'Assign', Append: false, Naked: true, Name: name, Index: null, Value: null, Array: null });
       } else {
-        const w = this.getWord();
-        if (!w) decline();
+        const w = this.getWord() ?? decline();
         args.push({ type: 'Assign', Append: false, Naked: true, Name: null, Index: null, Value: w, Array: null });
       }
     }
@@ -938,8 +885,7 @@ class Parser extends Lexer {
   private caseClause(s: Stmt): void {
     const casePos = this.pos;
     this.next();
-    const w = this.getWord();
-    if (!w) decline();
+    const w = this.getWord() ?? decline();
     this.got(NEWL);
     const inPos = this.needRsrv('in');
     const items: CaseItem[] = [];
@@ -953,17 +899,7 @@ class Parser extends Lexer {
         if (this.tok === RIGHTPAREN) break;
         if (!this.got(OR)) decline();
       }
-      const oldCase = this.inCase, oldSub = this.subDepth, oldMode = this.mode, oldBq = this.bqList;
-      this.inCase = true;
-      this.bqList = false;
-      this.subDepth = 0;
-      this.mode = Mode.Reg;
-      this.next();
-      ci.Stmts = this.stmtList(['esac']);
-      this.inCase = oldCase;
-      this.bqList = oldBq;
-      this.subDepth = oldSub;
-      this.mode = oldMode;
+      ci.Stmts = this.nested({ inCase: true, subDepth: 0, bqList: false }, () => this.stmtList(['esac']));
       if (this.tok !== DBLSEMICOLON && this.tok !== SEMIAND && this.tok !== DBLSEMIAND) {
         ci.Op = DBLSEMICOLON;
         items.push(ci);
@@ -976,7 +912,7 @@ class Parser extends Lexer {
       items.push(ci);
     }
     const esac = this.needRsrv('esac');
-    s.Cmd = { type: 'CaseClause', Case: casePos, In: inPos, Esac: esac, Braces: false, Word: w!, Items: items, Last: [] };
+    s.Cmd = { type: 'CaseClause', Case: casePos, In: inPos, Esac: esac, Braces: false, Word: w, Items: items, Last: [] };
   }
 
   private testClause(s: Stmt): void {
@@ -1016,7 +952,7 @@ class Parser extends Lexer {
       y = this.testExpr(false) ?? decline();
     } else {
       if (left.type !== 'Word') decline();
-      if (op === 112) { // =~: the regex is lexed its own way, up to a blank outside parentheses
+      if (op === TSREMATCH) { // =~: the regex is lexed its own way, up to a blank outside parentheses
         this.mode = Mode.Regexp;
         this.rxOpenParens = 0;
         this.rxFirstPart = true;
@@ -1043,7 +979,7 @@ class Parser extends Lexer {
       const x = this.testExpr(false) ?? decline();
       return { type: 'UnaryTest', OpPos: opPos, Op: EXCLMARK, X: x };
     }
-    if (tok >= 88 && tok <= 111) {
+    if (tok >= Tok.tsExists && tok <= Tok.tsRefVar) {
       const opPos = this.pos;
       this.next();
       const x = this.getWord() ?? decline();
@@ -1225,13 +1161,15 @@ const ARITH_LEVELS: number[][] = [
 const PARAM_NAMES: Record<number, string> = { [AT]: '@', [STAR]: '*', [HASH]: '#', [EXCLMARK]: '!', [DOLLAR]: '$' };
 
 const UN_TEST: Record<string, number> = {
-  '!': EXCLMARK, '-e': 88, '-a': 88, '-f': 89, '-d': 90, '-c': 91, '-b': 92, '-p': 93, '-S': 94, '-L': 95, '-h': 95,
-  '-k': 96, '-g': 97, '-u': 98, '-G': 99, '-O': 100, '-N': 101, '-r': 102, '-w': 103, '-x': 104, '-s': 105,
-  '-t': 106, '-z': 107, '-n': 108, '-o': 109, '-v': 110, '-R': 111,
+  '!': EXCLMARK, '-e': Tok.tsExists, '-a': Tok.tsExists, '-f': Tok.tsRegFile, '-d': Tok.tsDirect, '-c': Tok.tsCharSp,
+  '-b': Tok.tsBlckSp, '-p': Tok.tsNmPipe, '-S': Tok.tsSocket, '-L': Tok.tsSmbLink, '-h': Tok.tsSmbLink, '-k': Tok.tsSticky,
+  '-g': Tok.tsGIDSet, '-u': Tok.tsUIDSet, '-G': Tok.tsGrpOwn, '-O': Tok.tsUsrOwn, '-N': Tok.tsModif, '-r': Tok.tsRead,
+  '-w': Tok.tsWrite, '-x': Tok.tsExec, '-s': Tok.tsNoEmpty, '-t': Tok.tsFdTerm, '-z': Tok.tsEmpStr, '-n': Tok.tsNempStr,
+  '-o': Tok.tsOptSet, '-v': Tok.tsVarSet, '-R': Tok.tsRefVar,
 };
 const BIN_TEST: Record<string, number> = {
-  '=': ASSGN, '==': EQUAL, '!=': NEQUAL, '=~': 112, '-nt': 113, '-ot': 114, '-ef': 115,
-  '-eq': 116, '-ne': 117, '-le': 118, '-ge': 119, '-lt': 120, '-gt': 121,
+  '=': ASSGN, '==': EQUAL, '!=': NEQUAL, '=~': TSREMATCH, '-nt': Tok.tsNewer, '-ot': Tok.tsOlder, '-ef': Tok.tsDevIno,
+  '-eq': Tok.tsEql, '-ne': Tok.tsNeq, '-le': Tok.tsLeq, '-ge': Tok.tsGeq, '-lt': Tok.tsLss, '-gt': Tok.tsGtr,
 };
 
 
