@@ -2,8 +2,8 @@
 //   dist/interp.cjs          one CJS bundle (our code + mvdan-sh inlined), whitespace/syntax-minified
 //                            and pure ASCII (V8 keeps a source with any non-ASCII char as UTF-16,
 //                            which doubled the startup snapshot)
-//   dist/interp-launch.cjs   tiny loader that runs the bundle through vm.Script with a V8 code cache
-//                            (dist/interp.cjs.<node version>.cache, written on first run)
+//   dist/interp-launch.cjs   tiny loader (host/interp/launch.ts) that runs the bundle through vm.Script
+//                            with a V8 code cache (dist/interp.cjs.<node version>.cache, code-cache.ts)
 //   dist/interp.blob         user-land V8 startup snapshot: our modules loaded and warmed, without
 //                            mvdan-sh (host/interp/fast-parser.ts parses most scripts); tied to this
 //                            exact node binary and CPU
@@ -58,37 +58,8 @@ await rm('dist/interp-snapshot.cjs', { force: true }); // left by older builds
 for (const f of readdirSync('dist')) if (/^(interp\.cjs|mvdan-sh\.js)\..*\.cache$/.test(f)) await rm(`dist/${f}`);
 await build({ ...bundleOptions, entryPoints: ['host/interp/bin.ts'], outfile: 'dist/interp.cjs' });
 warnIfNotAscii('dist/interp.cjs');
-await writeFile('dist/interp-launch.cjs', `'use strict';
-// Loads dist/interp.cjs with a V8 code cache keyed by the node version. The cache starts with a
-// CRC-32 of the rest (V8 checks a cache's header, not its payload, and crashes on a damaged one);
-// each writer has its own temporary file.
-const fs = require('fs');
-const path = require('path');
-const vm = require('vm');
-const zlib = require('zlib');
-const Module = require('module');
-const file = path.join(__dirname, 'interp.cjs');
-const cacheFile = file + '.' + process.version + '.cache';
-const code = fs.readFileSync(file, 'utf8');
-let cached;
-try {
-  const b = fs.readFileSync(cacheFile);
-  if (b.length >= 4 && zlib.crc32(b.subarray(4)) === b.readUInt32BE(0)) cached = b.subarray(4);
-} catch {}
-const script = new vm.Script(Module.wrap(code), { filename: file, cachedData: cached, importModuleDynamically: undefined });
-if (!cached || script.cachedDataRejected) {
-  process.once('exit', () => {
-    try {
-      const data = script.createCachedData(), head = Buffer.alloc(4), tmp = cacheFile + '.tmp-' + process.pid;
-      head.writeUInt32BE(zlib.crc32(data));
-      fs.writeFileSync(tmp, Buffer.concat([head, data]));
-      fs.renameSync(tmp, cacheFile);
-    } catch {}
-  });
-}
-const m = { exports: {} };
-script.runInThisContext().call(m.exports, m.exports, require, m, file, __dirname);
-`);
+await build({ ...bundleOptions, entryPoints: ['host/interp/launch.ts'], outfile: 'dist/interp-launch.cjs' });
+warnIfNotAscii('dist/interp-launch.cjs');
 // Write the code cache now: an installed dist/ is usually not writable by the users of the fallback.
 const warm = spawnSync(process.execPath, ['dist/interp-launch.cjs', '-c', 'f() { case $1 in a*) echo "${1#a}" ;; esac; }; f ab >/dev/null'], { stdio: 'ignore', timeout: 60_000 });
 if (warm.status !== 0) console.warn(`warning: dist/interp-launch.cjs did not run (status ${warm.status})`);
