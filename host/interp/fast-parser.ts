@@ -408,11 +408,7 @@ class Parser extends Lexer {
       }
       case DOLLDBLPAREN: {
         const left = this.pos;
-        const old = this.mode;
-        this.mode = Mode.Arith;
-        this.next();
-        const x = this.arithm() ?? decline();
-        const right = this.arithEnd(old);
+        const [x, right] = this.doubleParens();
         return { type: 'ArithmExp', Left: left, Right: right, Bracket: false, Unsigned: false, X: x };
       }
       default: { // DOLLAR
@@ -999,12 +995,17 @@ class Parser extends Lexer {
 
   private arithCmd(s: Stmt): void {
     const left = this.pos;
+    const [x, right] = this.doubleParens();
+    s.Cmd = { type: 'ArithmCmd', Left: left, Right: right, Unsigned: false, X: x };
+  }
+
+  /** After `((` or `$((`: the expression, and where its `))` is. */
+  private doubleParens(): [ArithmExpr, number] {
     const old = this.mode;
     this.mode = Mode.Arith;
     this.next();
     const x = this.arithm() ?? decline();
-    const right = this.arithEnd(old);
-    s.Cmd = { type: 'ArithmCmd', Left: left, Right: right, Unsigned: false, X: x };
+    return [x, this.arithEnd(old)];
   }
 
   /** `))` closing arithmetic: returns the position of its first `)`. */
