@@ -14,11 +14,23 @@ import { isName } from './names.ts';
 /** One field under construction: the value, its pattern form, and whether it must be kept. */
 interface Field { val: string; pat: string; keep: boolean; meta: boolean }
 
+const PAT_META = /[*?[\]\\()|@+!{}]/g;
 export function escPat(s: string): string {
-  let o = '';
-  for (const c of s) o += '*?[]\\()|@+!{}'.includes(c) ? '\\' + c : c;
-  return o;
+  // (a regex scan: quoted text is mostly free of meta characters, and this runs on every quoted part)
+  PAT_META.lastIndex = 0;
+  return PAT_META.test(s) ? s.replace(PAT_META, '\\$&') : s;
 }
+
+/** A regex for the runs of characters that are not in IFS (cached: IFS rarely changes). */
+let runsIfs = '', runsRe = /[^ \t\n]+/g;
+function nonIfsRuns(ifs: string): RegExp {
+  if (ifs !== runsIfs) {
+    runsIfs = ifs;
+    runsRe = new RegExp(`[^${ifs.replace(/[\\\]^-]/g, '\\$&')}]+`, 'g');
+  }
+  return runsRe;
+}
+const isIfsWs = (c: string): boolean => c === ' ' || c === '\t' || c === '\n';
 
 /** Unquoted expansion text in a ${x/p/r} replacement: `\\` and `\&` quote, other backslashes are literal. */
 function repEsc(s: string): string {
@@ -48,27 +60,27 @@ class FieldBuilder {
       if (s !== '') { this.cur.val += s; this.cur.pat += this.bsLit ? repEsc(s) : s; this.cur.keep = true; this.cur.meta = true; this.afterWsDelim = false; }
       return;
     }
-    const ifs = this.ifs;
-    for (let i = 0; i < s.length;) {
-      const c = s[i]!;
-      if (ifs.includes(c)) {
-        i++;
-        const ws = c === ' ' || c === '\t' || c === '\n';
-        if (ws) {
-          if (this.cur.keep) { this.push(); this.afterWsDelim = true; }
-        } else {
-          if (this.afterWsDelim && !this.cur.keep) { this.afterWsDelim = false; continue; }
-          this.push(true);
-          this.afterWsDelim = false;
-        }
-        continue;
-      }
-      // a run of non-separator characters
-      let j = i + 1;
-      while (j < s.length && !ifs.includes(s[j]!)) j++;
-      const run = s.slice(i, j);
-      i = j;
+    // (runs of non-IFS characters found by a regex: a char-by-char loop is slow until V8 optimizes it)
+    const ifs = this.ifs, re = nonIfsRuns(ifs);
+    let at = 0;
+    for (let m = (re.lastIndex = 0, re.exec(s)); ; m = re.exec(s)) {
+      const end = m ? m.index : s.length;
+      for (let i = at; i < end; i++) this.separator(s[i]!);
+      if (!m) break;
+      const run = m[0];
+      at = end + run.length;
       this.cur.val += run; this.cur.pat += this.bsLit ? repEsc(run) : run; this.cur.keep = true; this.cur.meta = true;
+      this.afterWsDelim = false;
+    }
+  }
+  /** One IFS character in an unquoted expansion: whitespace ends a nonempty field, other separators end any field. */
+  private separator(c: string): void {
+    if (isIfsWs(c)) {
+      if (this.cur.keep) { this.push(); this.afterWsDelim = true; }
+    } else if (this.afterWsDelim && !this.cur.keep) {
+      this.afterWsDelim = false;
+    } else {
+      this.push(true);
       this.afterWsDelim = false;
     }
   }
@@ -303,6 +315,20 @@ function extGlobParts(p: ExtGlob, posix: boolean): WordPart[] | null {
 // ---- the expander ------------------------------------------------------------------------------
 /** Expander.canSync / canSyncPart per AST node (structural). */
 const syncNodes = new WeakMap<object, boolean>();
+
+/** A double-quoted string as text (escapes removed) and plain `$name`s; null when it has anything else. */
+type QuotedPlan = (string | ParamExp)[] | null;
+const quotedPlans = new WeakMap<DblQuoted, QuotedPlan>();
+function quotedPlan(dq: DblQuoted): QuotedPlan {
+  if (dq.Parts.length === 0) return null;
+  const plan: (string | ParamExp)[] = [];
+  for (const q of dq.Parts) {
+    if (q.type === 'Lit') plan.push(unescapeDq(q.Value, false));
+    else if (q.type === 'ParamExp' && !q.Excl && !q.Length && !q.Width && !q.Names && !q.Index && !q.Slice && !q.Repl && !q.Exp && q.Param.Value !== '@' && q.Param.Value !== '*') plan.push(q);
+    else return null;
+  }
+  return plan;
+}
 
 const sqDq = new Map<string, DblQuoted | null>();
 /** The text of a single-quoted part inside "${x-…}", parsed as double-quoted text (bash expands it). */
@@ -977,6 +1003,7 @@ export class Expander {
         this.globFields(fb, out);
         continue;
       }
+      if (p0 && p0.type === 'DblQuoted' && this.quotedFieldSync(p0, out)) continue;
       const ws = this.sh.posix ? [w0] : braceExpand(w0);
       for (const w of ws) {
         const fb = new FieldBuilder(this.ifs());
@@ -985,6 +1012,32 @@ export class Expander {
       }
     }
     return out;
+  }
+
+  /**
+   * fieldsSync for a word that is one double-quoted string of text and plain `$name`s (`"x $y"`,
+   * the commonest argument): the steps of partSync without a FieldBuilder, unless a name turns
+   * out to be a list (a nameref to `a[@]`). false: not such a word, nothing was evaluated.
+   */
+  private quotedFieldSync(dq: DblQuoted, out: string[]): boolean {
+    let plan = quotedPlans.get(dq);
+    if (plan === undefined) quotedPlans.set(dq, (plan = quotedPlan(dq)));
+    if (plan === null) return false;
+    let val = '', fb: FieldBuilder | undefined;
+    for (let k = 0; k < plan.length; k++) {
+      const q = plan[k]!;
+      if (typeof q === 'string') { if (fb) fb.addQuoted(q); else val += q; continue; }
+      const name = q.Param.Value;
+      const r = this.lookup(name, undefined);
+      this.nounsetCheck(name, undefined, r.isSet, q.Short);
+      if (fb === undefined && !r.list) { val += r.vals[0] ?? ''; continue; }
+      if (fb === undefined) { fb = new FieldBuilder(this.ifs()); if (k > 0) fb.addQuoted(val); }
+      this.emitParam(r, fb, true);
+    }
+    if (fb === undefined) { out.push(val); return true; }
+    if (plan.length !== 1) fb.markKeep(); // ("$@" alone may vanish)
+    this.globFields(fb, out);
+    return true;
   }
 
   /** literal() without awaiting; only when canSync(w). */
