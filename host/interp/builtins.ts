@@ -296,53 +296,80 @@ export function strftime(fmt: string, secs: number, tz: string | undefined): str
   return fmt.replace(/%[EO]?(.)/gs, (_, c: string) => conv(c));
 }
 
+/** A printf format, parsed once: literal text (escapes decoded), conversions, and where it is invalid. */
+type FmtPart =
+  | string
+  | { conv: string; flags: string; width: string | undefined; prec: string | undefined; strftime?: string }
+  | { invalid: string };
+
+// (formats come from scripts, mostly literal and reused in loops: bounded, cleared when full)
+const parsedFormats = [new Map<string, FmtPart[]>(), new Map<string, FmtPart[]>()] as const;
+
+function parseFormat(fmt: string, utf8: boolean): FmtPart[] {
+  const cache = parsedFormats[utf8 ? 1 : 0];
+  let parts = cache.get(fmt);
+  if (parts !== undefined) return parts;
+  parts = [];
+  let text = '';
+  for (let i = 0; i < fmt.length; i++) {
+    const c = fmt[i]!;
+    if (c === '\\') {
+      const m = /^\\(?:[0-7]{1,3}|x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|c|.)/s.exec(fmt.slice(i));
+      const tok = m ? m[0] : '\\';
+      text += tok === '\\c' ? tok : /^\\[0-7]/.test(tok) ? String.fromCharCode(parseInt(tok.slice(1), 8) & 255) : ansiC(tok, utf8);
+      i += tok.length - 1;
+      continue;
+    }
+    if (c !== '%') { text += c; continue; }
+    if (text !== '') { parts.push(text); text = ''; }
+    const t = /^%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?\(([^)]*)\)T/.exec(fmt.slice(i));
+    if (t) {
+      i += t[0].length - 1;
+      parts.push({ conv: 'T', flags: t[1]!, width: t[2], prec: t[3], strftime: t[4]! });
+      continue;
+    }
+    const m = /^%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([hlLjzt]*)([diouxXeEfFgGcsbq%])?/.exec(fmt.slice(i));
+    if (!m || !m[5]) {
+      const at = i + (m ? m[0].length : 1);
+      parts.push({ invalid: at >= fmt.length ? `\`${fmt.slice(i)}': missing format character` : `\`${fmt[at]}': invalid format character` });
+      break;
+    }
+    i += m[0].length - 1;
+    if (m[5] === '%') { text += '%'; continue; }
+    parts.push({ conv: m[5], flags: m[1]!, width: m[2], prec: m[3] });
+  }
+  if (text !== '') parts.push(text);
+  if (cache.size >= 256) cache.clear();
+  cache.set(fmt, parts);
+  return parts;
+}
+
 export function formatPrintf(fmt: string, args: string[], errs: string[], tz?: string, startTime?: number, utf8 = false): { out: string; stop: boolean } {
+  const parts = parseFormat(fmt, utf8);
   let o = '';
   let ai = 0;
   let stop = false;
   const next = (): string | undefined => args[ai++];
   const once = (): void => {
-    for (let i = 0; i < fmt.length; i++) {
-      const c = fmt[i]!;
-      if (c === '\\') {
-        const m = /^\\(?:[0-7]{1,3}|x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|c|.)/s.exec(fmt.slice(i));
-        const tok = m ? m[0] : '\\';
-        if (tok === '\\c') { o += tok; i += 1; continue; }
-        o += /^\\[0-7]/.test(tok) ? String.fromCharCode(parseInt(tok.slice(1), 8) & 255) : ansiC(tok, utf8);
-        i += tok.length - 1;
-        continue;
-      }
-      if (c !== '%') { o += c; continue; }
-      const t = /^%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?\(([^)]*)\)T/.exec(fmt.slice(i));
-      if (t) {
-        i += t[0].length - 1;
-        let width: number | undefined = t[2] === '*' ? Number(numArg(next(), errs)) : t[2] ? Number(t[2]) : undefined;
-        let left = t[1]!.includes('-');
-        if (width !== undefined && width < 0) { left = true; width = -width; }
-        const prec: number | undefined = t[3] === undefined ? undefined : t[3] === '*' ? Number(numArg(next(), errs)) : Number(t[3] || '0');
+    for (let k = 0; k < parts.length; k++) {
+      const part = parts[k]!;
+      if (typeof part === 'string') { o += part; continue; }
+      if ('invalid' in part) { errs.push(part.invalid); stop = true; return; }
+      const { conv, flags } = part;
+      let width: number | undefined = part.width === '*' ? Number(numArg(next(), errs)) : part.width ? Number(part.width) : undefined;
+      let left = flags.includes('-');
+      if (width !== undefined && width < 0) { left = true; width = -width; }
+      let prec: number | undefined = part.prec === undefined ? undefined : part.prec === '*' ? Number(numArg(next(), errs)) : Number(part.prec || '0');
+      if (part.strftime !== undefined) {
         const arg = next();
         let secs = arg === undefined || arg === '' ? -1 : Number(numArg(arg, errs));
         if (secs === -1) secs = Math.floor(Date.now() / 1000);
         else if (secs === -2) secs = Math.floor((startTime ?? Date.now()) / 1000);
-        let s = strftime(t[4]!, secs, tz);
+        let s = strftime(part.strftime, secs, tz);
         if (prec !== undefined && prec >= 0) s = s.slice(0, prec);
         o += pad(s, width, left);
         continue;
       }
-      const m = /^%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([hlLjzt]*)([diouxXeEfFgGcsbq%])?/.exec(fmt.slice(i));
-      if (!m || !m[5]) {
-        const at = i + (m ? m[0].length : 1);
-        errs.push(at >= fmt.length ? `\`${fmt.slice(i)}': missing format character` : `\`${fmt[at]}': invalid format character`);
-        stop = true; return;
-      }
-      i += m[0].length - 1;
-      const flags = m[1]!;
-      const conv = m[5];
-      if (conv === '%') { o += '%'; continue; }
-      let width: number | undefined = m[2] === '*' ? Number(numArg(next(), errs)) : m[2] ? Number(m[2]) : undefined;
-      let left = flags.includes('-');
-      if (width !== undefined && width < 0) { left = true; width = -width; }
-      let prec: number | undefined = m[3] === undefined ? undefined : m[3] === '*' ? Number(numArg(next(), errs)) : Number(m[3] || '0');
       if (prec !== undefined && prec < 0) prec = undefined;
       const arg = next();
       switch (conv) {
