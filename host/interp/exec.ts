@@ -7,6 +7,7 @@ import { constants as osConstants } from 'node:os';
 import type { Shell } from './runner.ts';
 import { fromBytes } from './runner.ts';
 import { printCommand } from './printer.ts';
+import { drainHeld, type OsFd } from './io.ts';
 
 export interface Found { path?: string; error?: string; status: number; display?: string }
 
@@ -80,11 +81,15 @@ export function reportSignal(sh: Shell, signal: string, pid: number, fallback: s
 /** Spawns `file` with argv and waits for it; returns bash-style status (128+n on signal). */
 export function runExternal(sh: Shell, file: string, args: string[]): Promise<number> {
   const max = Math.max(2, sh.fds.maxFd());
-  const stdio: (number | 'ignore')[] = [];
+  const stdio: (number | 'ignore')[] = [], fds: (OsFd | undefined)[] = [];
   for (let i = 0; i <= max; i++) {
     const f = sh.fds.get(i);
+    fds.push(f);
     stdio.push(f ? f.fd : 'ignore');
   }
+  // (output builtins held back for the pipes the child writes to goes first)
+  const d = drainHeld(fds);
+  if (d !== undefined) return d.then(() => runExternal(sh, file, args));
   return new Promise<number>((resolve) => {
     let child;
     try {

@@ -21,6 +21,14 @@ export class OsFd {
   constructor(readonly fd: number, readonly nb: number | undefined, readonly owned: boolean, readonly label = '') {}
   retain(): this { this.refs++; return this; }
   closed = false;
+  /** A pipe's write end: small writes of builtins may be held back and written together (see hold()), until its reader is gone. */
+  coalesce = false;
+  /** For a pipe (FIFO): its device and inode, the same for every fd of the pipe. */
+  pipe = '';
+  /** Output held for this pipe (see hold()). */
+  held = '';
+  /** Released while its held output could not be written yet: closed once it is (flushOne). */
+  closeWhenFlushed = false;
   /**
    * > 0 while in-process readers may read ahead (more than they consume) from this open file:
    * only while nothing else can read it (see Shell.readAheadFd). Bytes read ahead wait in
@@ -57,6 +65,11 @@ export class OsFd {
     if (--this.refs > 0 || !this.owned || this.closed) return;
     if (DEBUG_FD && this.refs < 0) console.error('fd over-release', this.label, this.fd, new Error().stack);
     this.closed = true;
+    // (output held for this pipe goes first: its reader would see end-of-file without it)
+    if (this.held !== '' && !flushOne(this)) { this.closeWhenFlushed = true; return; }
+    this.closeFds();
+  }
+  closeFds(): void {
     try { fs.closeSync(this.fd); } catch { /* ignore */ }
     if (this.nb !== undefined) try { fs.closeSync(this.nb); } catch { /* ignore */ }
     if (this.fifo && --this.fifo.open === 0) idleFifos.push(this.fifo.name);
@@ -97,7 +110,8 @@ export function inheritedFd(n: number): OsFd {
   let f = stdCache.get(n);
   if (!f) {
     const twin = nonBlockingTwin(n);
-    f = new OsFd(n, twin, false, 'inherited');
+    f = new OsFd(n, twin?.fd, false, 'inherited');
+    if (twin?.fifoWriter) setPipe(f, twin.st);
     if (twin === undefined) {
       try { const st = fs.fstatSync(n); f.mayBlock = !st.isFile() && !(st.isCharacterDevice() && st.rdev === fs.statSync('/dev/null').rdev); } catch { /* closed */ }
     }
@@ -106,7 +120,7 @@ export function inheritedFd(n: number): OsFd {
   return f;
 }
 
-function nonBlockingTwin(n: number): number | undefined {
+function nonBlockingTwin(n: number): { fd: number; st: fs.Stats; fifoWriter: boolean } | undefined {
   try {
     const st = fs.fstatSync(n);
     if (!st.isFIFO() && !st.isCharacterDevice()) return undefined;
@@ -118,7 +132,7 @@ function nonBlockingTwin(n: number): number | undefined {
     const C = fs.constants;
     const mode = acc === 0 ? C.O_RDONLY : acc === 1 ? C.O_WRONLY : undefined;
     if (mode === undefined) return undefined; // O_RDWR: keep the blocking fd (FIFO semantics)
-    return fs.openSync(`/proc/self/fd/${n}`, mode | C.O_NONBLOCK | C.O_NOCTTY);
+    return { fd: fs.openSync(`/proc/self/fd/${n}`, mode | C.O_NONBLOCK | C.O_NOCTTY), st, fifoWriter: st.isFIFO() && mode === C.O_WRONLY };
   } catch {
     return undefined;
   }
@@ -132,7 +146,9 @@ export function openFile(p: Buffer | string, flags: number, mode = 0o666): OsFd 
     // a FIFO may be fed or drained by an in-process command: use a non-blocking twin
     if (st.isFIFO()) nb = fs.openSync(p, (flags & ~(fs.constants.O_CREAT | fs.constants.O_TRUNC)) | fs.constants.O_NONBLOCK);
   } catch { /* keep blocking */ }
-  return new OsFd(fd, nb, true, 'file');
+  const f = new OsFd(fd, nb, true, 'file');
+  if (nb !== undefined && (flags & 3) !== fs.constants.O_RDONLY) setPipe(f, fs.fstatSync(fd));
+  return f;
 }
 
 // ---- FIFO pool -------------------------------------------------------------------------
@@ -239,6 +255,7 @@ export function resetPipesForSnapshot(): void {
   if (fifoDir) { releaseFifos(); process.removeListener('exit', releaseFifos); }
   fifoDir = undefined; fifoNames = []; refills = 0; claims = 0; mkfifoBin = undefined; poolPath = null;
   usedFifos.clear(); idleFifos.length = 0; stdCache.clear();
+  holding.clear(); flushQueued = false; retrying = false;
 }
 
 export interface Pipe { r: OsFd; w: OsFd }
@@ -269,6 +286,7 @@ export function makePipe(): Pipe {
   const r = fs.openSync(name!, C.O_RDONLY);
   const wnb = fs.openSync(name!, C.O_WRONLY | C.O_NONBLOCK);
   const p = { r: new OsFd(r, rnb, true, 'pipe-r'), w: new OsFd(w, wnb, true, 'pipe-w') };
+  setPipe(p.w, fs.fstatSync(w));
   p.r.fifo = p.w.fifo = { name: name!, open: 2 };
   return p;
 }
@@ -309,6 +327,7 @@ function threaded<T>(fn: (cb: (e: NodeJS.ErrnoException | null, v: T) => void) =
 }
 
 export async function writeAll(f: OsFd | undefined, data: Buffer | string): Promise<void> {
+  if (holding.size !== 0) { const d = drainHeld([f]); if (d !== undefined) await d; }
   if (!f) throw Object.assign(new Error('Bad file descriptor'), { code: 'EBADF' });
   const buf = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
   const fd = f.nb ?? f.fd;
@@ -342,6 +361,90 @@ export async function writeAll(f: OsFd | undefined, data: Buffer | string): Prom
 /** Linux's PIPE_BUF: a write of at most this many bytes to a pipe is all or nothing. */
 const PIPE_BUF = 4096;
 
+// ---- held output -------------------------------------------------------------------------
+// A loop of echo or printf into a pipe would make a write(2) per command, each waking the reader
+// (and on a VM, an interrupt to another CPU). Builtins' small writes to a pipe are held instead
+// and written together: when the shell next waits for anything (a microtask: every await unwinds
+// the stack to the event loop), before any other write, read or child process, at PIPE_BUF bytes,
+// before the pipe is closed, and at the end of the script (Shell.runFile). Only pipes: nothing
+// sees what is in one but its reader, so only timing changes (a file's contents or a terminal's
+// screen would show the difference). Each write is still at most PIPE_BUF bytes, so it cannot
+// interleave with another writer's.
+//
+// A full pipe keeps its output held until its reader makes room. A later write to the same pipe
+// (a builtin's, or a child process's) waits for it, so the pipe's order is kept; a write elsewhere
+// only tries it first: the held output may be another in-process stage's, whose reader does not
+// run yet (`{ loop; } | { sleep 1; reader; }` spawns sleep while the loop's output waits), and
+// waiting there would deadlock.
+const holding = new Set<OsFd>();
+let flushQueued = false;
+let retrying = false;
+
+function setPipe(f: OsFd, st: fs.Stats): void {
+  f.coalesce = true;
+  f.pipe = `${st.dev}:${st.ino}`;
+}
+
+function hold(f: OsFd, data: string): void {
+  if (f.held === '') holding.add(f);
+  f.held += data;
+  if (!flushQueued) { flushQueued = true; queueMicrotask(flushSoon); }
+}
+
+/** Writes the output held for `f` if its pipe takes it now: false when it is full. A reader that is gone (EPIPE) drops it, and the pipe holds nothing more: the next write fails the same way (the shell's SIGPIPE). */
+function flushOne(f: OsFd): boolean {
+  try { fs.writeSync(f.nb ?? f.fd, f.held, null, 'latin1'); } catch (e: any) { if (e.code === 'EAGAIN') return false; f.coalesce = false; }
+  f.held = '';
+  holding.delete(f);
+  if (f.closeWhenFlushed) f.closeFds();
+  return true;
+}
+
+/** Writes the held output of every pipe that takes it now. */
+function flushHeld(): void {
+  for (const f of holding) flushOne(f);
+}
+
+function flushSoon(): void {
+  flushQueued = false;
+  flushHeld();
+  if (holding.size === 0 || retrying) return;
+  // full pipes: retried until their readers make room (unref'd: a pipe nobody reads must not keep the process alive)
+  retrying = true;
+  void (async () => {
+    for (let attempt = 0; holding.size !== 0; attempt++) {
+      await new Promise<void>((res) => (attempt < 8 ? setImmediate(res) : setTimeout(res, Math.min(10, attempt - 6))).unref());
+      flushHeld();
+    }
+    retrying = false;
+  })();
+}
+
+/** Writes the output held for the pipes `fds` write to (all: every pipe), waiting for room if need be; undefined when nothing waits. */
+export function drainHeld(fds?: readonly (OsFd | undefined)[]): Promise<void> | undefined {
+  flushHeld();
+  if (holding.size === 0) return undefined;
+  const mine = [...holding].filter((h) => fds === undefined || fds.some((f) => f !== undefined && (f === h || (f.pipe !== '' && f.pipe === h.pipe))));
+  if (mine.length === 0) return undefined;
+  return (async () => {
+    for (let attempt = 0; mine.some((h) => h.held !== '');) {
+      await pause(attempt++);
+      for (const h of mine) if (h.held !== '') flushOne(h);
+    }
+  })();
+}
+
+/**
+ * Before a write of `n` bytes to `f`: what is held for its pipe goes first (false: it cannot now),
+ * and other pipes' held output is tried.
+ */
+function makeWay(f: OsFd, n: number): boolean {
+  for (const h of holding) {
+    if (h === f ? h.held.length + n > PIPE_BUF : f.pipe !== '' && h.pipe === f.pipe) { if (!flushOne(h)) return false; } else if (h !== f) flushOne(h);
+  }
+  return true;
+}
+
 /**
  * writeAll without a promise when one write(2) is sure to take it all or nothing: true when all
  * of `data` was written; false when nothing was (a blocking pipe or socket, a pipe too full, more
@@ -350,6 +453,8 @@ const PIPE_BUF = 4096;
  */
 export function tryWriteSync(f: OsFd | undefined, data: string): boolean | Error {
   if (!f || f.mayBlock || data.length > PIPE_BUF) return false;
+  if (holding.size !== 0 && !makeWay(f, data.length)) return false;
+  if (f.coalesce) { hold(f, data); return true; }
   // (a pipe's twin is non-blocking, and at most PIPE_BUF bytes go in whole or fail with EAGAIN;
   // a string is written without a Buffer of our own: latin1, one byte per char)
   const fd = f.nb ?? f.fd;
@@ -370,6 +475,7 @@ const READ_AHEAD = 8192;
 
 /** Non-blocking single-byte read for the hot `read` loop: byte, null at EOF, or AGAIN. */
 export function readByteSync(f: OsFd): number | null | typeof AGAIN {
+  if (holding.size !== 0) flushHeld();
   const rb = f.rbuf;
   if (rb !== undefined) {
     const b = rb[f.rpos++]!;
@@ -399,6 +505,7 @@ export async function readSome(f: OsFd | undefined, max: number): Promise<Buffer
 export async function readSome(f: OsFd | undefined, max: number, deadline: number | undefined): Promise<Buffer | null | typeof TIMEOUT>;
 export async function readSome(f: OsFd | undefined, max: number, deadline?: number): Promise<Buffer | null | typeof TIMEOUT> {
   if (!f) throw Object.assign(new Error('Bad file descriptor'), { code: 'EBADF' });
+  if (holding.size !== 0) flushHeld();
   if (f.rbuf !== undefined) return f.takeAhead(max);
   const fd = f.nb ?? f.fd;
   let attempt = 0;

@@ -12,7 +12,7 @@ import { Arith, ArithError } from './arith.ts';
 import { Expander, shellQuote } from './expand.ts';
 import { hasUtf8Codeset, isUtf8LocaleName } from './utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
-import { FdTable, OsFd, isSigPipe, makeFifoPath, makePipe, openFile, readAll, tryWriteSync, writeAll } from './io.ts';
+import { FdTable, OsFd, drainHeld, isSigPipe, makeFifoPath, makePipe, openFile, readAll, tryWriteSync, writeAll } from './io.ts';
 import { matchPattern } from './pattern.ts';
 import { parse, ParseError } from './parser.ts';
 import { arithTextWord, badAssigns, declWords, parseScript, rawArith, type DeferredParseError } from './reparse.ts';
@@ -839,6 +839,8 @@ export class Shell {
     }
     st = await this.runExitTrap(st);
     await this.waitAll();
+    // (what builtins held back for this shell's own fds; a pipe's other writers wait for their part)
+    await drainHeld([...this.fds.map.values()]);
     return st;
   }
 

@@ -81,6 +81,21 @@ describe('bin/hpatch-router interp (launcher)', function () {
     }
   });
 
+  it('writes what builtins hold back for an inherited pipe in order, before children, at the end and when killed', () => {
+    // (io.ts holds small writes to a pipe: here fd 1 and 2 are two fds of one pipe to `cat`)
+    const scripts = [
+      'for i in $(seq 3000); do echo "o$i"; if [ $((i % 1000)) = 0 ]; then echo "e$i" >&2; /bin/echo "x$i"; fi; done; printf "end\\n"',
+      'echo before; printf "%s\\n" two; kill -TERM $$; echo never',
+      'f() { echo "in $1"; }; for i in 1 2 3; do f $i; done; exec >&-; echo closed 2>/dev/null; echo "st $?" >&2',
+    ];
+    for (const script of scripts) {
+      const through = (shell: string): SpawnSyncReturns<string> =>
+        spawnSync('bash', ['-c', `${shell} -c "$1" 2>&1 | cat; echo "status \${PIPESTATUS[0]}"`, 'sh', script], { encoding: 'utf8', timeout: 30_000, env: baseEnv() });
+      const want = through('bash'), got = through(`'${LAUNCHER}' interp`);
+      expect(got.stdout, script).to.equal(want.stdout);
+    }
+  });
+
   it('sees the same per-process state as the code-cache path (nothing frozen into the blob)', () => {
     const t = tempDir('launcher');
     try {
