@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { isatty } from 'node:tty';
 import type { Assign, Word } from './ast.ts';
 import type { Job, Shell, Var } from './runner.ts';
-import { errnoMsg, optionLetters, tempScopes } from './runner.ts';
+import { errnoMsg, optionLetters, tempScopes, traceWord } from './runner.ts';
 import { declWords, parseScript } from './reparse.ts';
 import { DiscardError, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { readSome, readByteSync, AGAIN, TIMEOUT } from './io.ts';
@@ -222,6 +222,11 @@ function cFloat(v: number, conv: string, prec: number | undefined, flags: string
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
+/** TZ as the C library sees it: bash only passes an exported TZ to localtime(3). */
+function exportedTz(sh: Shell): string | undefined {
+  return sh.resolveVar('TZ')?.exported ? sh.getVar('TZ') : undefined;
+}
+
 /** strftime(3) in the C locale for `printf '%(fmt)T'`; `tz` is the shell's TZ (IANA names and UTC). */
 export function strftime(fmt: string, secs: number, tz: string | undefined): string {
   let zone: string | undefined = tz;
@@ -438,7 +443,7 @@ def(['printf'], async (sh, args) => {
   const fmt = args[i];
   if (fmt === undefined) { await sh.writeFd(2, 'printf: usage: printf [-v var] format [arguments]\n'); return 2; }
   const errs: string[] = [];
-  const r = formatPrintf(fmt, args.slice(i + 1), errs, sh.getVar('TZ'), sh.startTime, sh.utf8Escapes());
+  const r = formatPrintf(fmt, args.slice(i + 1), errs, exportedTz(sh), sh.startTime, sh.utf8Escapes());
   if (varName) {
     if (/\[/.test(varName)) { const m = /^(.*?)\[(.*)\]$/.exec(varName)!; sh.setElem(m[1]!, await sh.refSubscriptAsync(m[1]!, m[2]!), r.out); }
     else sh.setVar(varName, r.out);
@@ -461,7 +466,7 @@ syncBuiltins.set('printf', (sh, args) => {
   const fmt = args[i];
   if (fmt === undefined || (!dashes && fmt.length > 1 && fmt.startsWith('-'))) return undefined;
   const errs: string[] = [];
-  const r = formatPrintf(fmt, args.slice(i + 1), errs, sh.getVar('TZ'), sh.startTime, sh.utf8Escapes());
+  const r = formatPrintf(fmt, args.slice(i + 1), errs, exportedTz(sh), sh.startTime, sh.utf8Escapes());
   if (errs.length !== 0) return undefined;
   if (varName === undefined) return sh.writeFdSync(1, r.out, 'printf');
   sh.setVar(varName, r.out);
@@ -493,9 +498,15 @@ function testSync(sh: Shell, args: string[]): number | undefined {
 }
 
 // ---- cd / pwd / dirs ---------------------------------------------------------------------------
-async function chdir(sh: Shell, dir: string, name = 'cd'): Promise<number> {
-  const target = path.resolve(sh.cwd, dir);
+async function chdir(sh: Shell, dir: string, name = 'cd', physical = false): Promise<number> {
+  let target = path.resolve(sh.cwd, dir);
   let st: fs.Stats;
+  // like bash: the logical path when each directory before a `..` exists, else (and for -P)
+  // the path as the kernel resolves it, and then the physical working directory
+  if (physical || !dotDotOk(sh.cwd, dir)) {
+    const raw = Buffer.from(dir.startsWith('/') ? dir : sh.cwd + '/' + dir, 'latin1');
+    try { target = (fs.realpathSync.native(raw, { encoding: 'buffer' }) as Buffer).toString('latin1'); } catch (e) { await errOut(sh, name, `${dir}: ${errnoMsg(e)}`); return 1; }
+  }
   try { st = fs.statSync(Buffer.from(target, 'latin1')); } catch (e) { await errOut(sh, name, `${dir}: ${errnoMsg(e)}`); return 1; }
   if (!st.isDirectory()) { await errOut(sh, name, `${dir}: Not a directory`); return 1; }
   try { fs.accessSync(Buffer.from(target, 'latin1'), fs.constants.X_OK); } catch { await errOut(sh, name, `${dir}: Permission denied`); return 1; }
@@ -503,6 +514,18 @@ async function chdir(sh: Shell, dir: string, name = 'cd'): Promise<number> {
   sh.cwd = target;
   sh.setVar('PWD', target);
   return 0;
+}
+
+/** bash's PATH_CHECKDOTDOT: the logical path before each `..` of `dir` is a directory. */
+function dotDotOk(cwd: string, dir: string): boolean {
+  let p = dir.startsWith('/') ? '/' : cwd;
+  for (const c of dir.split('/')) {
+    if (c === '..') {
+      try { if (!fs.statSync(Buffer.from(p, 'latin1')).isDirectory()) return false; } catch { return false; }
+    }
+    p = path.resolve(p, c);
+  }
+  return true;
 }
 
 def(['cd'], async (sh, args) => {
@@ -530,10 +553,7 @@ def(['cd'], async (sh, args) => {
     }
   }
   if (dir === '') return 0;
-  const st = await chdir(sh, dir);
-  if (st === 0 && physical) {
-    try { sh.cwd = (fs.realpathSync(Buffer.from(sh.cwd, 'latin1'), { encoding: 'buffer' }) as Buffer).toString('latin1'); sh.setVar('PWD', sh.cwd); } catch { /* keep */ }
-  }
+  const st = await chdir(sh, dir, 'cd', physical);
   if (st === 0 && print) await out(sh, sh.cwd + '\n');
   return st;
 });
@@ -739,16 +759,41 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
   for (const it of items) if (it.flag) for (const c of it.flag.slice(1)) (it.flag[0] === '-' ? on : off).add(c);
   if (variant === 'export') {
     if (on.has('n')) { on.delete('n'); off.add('x'); } else on.add('x');
-    if (on.has('p')) { on.delete('p'); if (names_(items).length === 0) on.add('p'); }
   }
+  // (with names, export -p and readonly -p set the attribute, like without -p)
+  if ((variant === 'export' || variant === 'readonly') && on.has('p') && names_(items).length) on.delete('p');
   if (variant === 'readonly') on.add('r');
   const local = variant === 'local' || ((variant === 'declare' || variant === 'typeset') && sh.funcDepth > 0 && !on.has('g'));
   if (variant === 'local' && sh.funcDepth === 0) { await errOut(sh, 'local', 'can only be used in a function'); return 1; }
   const names = items.filter((i) => i.name !== undefined);
   if (on.has('f') || on.has('F')) {
     let st = 0;
-    if (names.length === 0) { for (const f of [...sh.funcs.keys()].sort()) await out(sh, on.has('F') ? `declare -f ${f}\n` : `${sh.functionText(f)}\n`); return 0; }
-    for (const n of names) { if (sh.funcs.has(n.name!)) await out(sh, on.has('F') ? n.name + '\n' : `${sh.functionText(n.name!)}\n`); else st = 1; }
+    const attrs = ['r', 'x'].filter((c) => on.has(c));
+    const attrLine = (f: string): string => `declare -f${sh.funcAttrs.get(f) ?? ''} ${f}\n`;
+    if (names.length === 0) {
+      // (listing: only the functions with the attributes asked for; definitions end with their attributes)
+      for (const f of [...sh.funcs.keys()].sort()) {
+        const a = sh.funcAttrs.get(f) ?? '';
+        if (attrs.every((c) => a.includes(c))) await out(sh, on.has('F') ? attrLine(f) : `${sh.functionText(f)}\n${a ? attrLine(f) : ''}`);
+      }
+      return 0;
+    }
+    for (const n of names) {
+      const f = n.name!;
+      if (!sh.funcs.has(f)) {
+        if (variant === 'export' || variant === 'readonly') await errOut(sh, variant, `${f}: not a function`);
+        st = 1;
+        continue;
+      }
+      if (attrs.length || off.has('x')) {
+        const a = new Set(sh.funcAttrs.get(f) ?? '');
+        for (const c of attrs) a.add(c);
+        if (off.has('x')) a.delete('x');
+        sh.funcAttrs.set(f, [...a].sort().join(''));
+        continue;
+      }
+      await out(sh, on.has('F') ? f + '\n' : `${sh.functionText(f)}\n${on.has('p') && sh.funcAttrs.get(f) ? attrLine(f) : ''}`);
+    }
     return st;
   }
   if (names.length === 0 || on.has('p')) {
@@ -777,8 +822,10 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
       return 0;
     }
     let st = 0;
+    const top = sh.scopes[sh.scopes.length - 1]!;
     for (const n of names) {
-      const line = sh.declareLine(n.name!);
+      // (local -p shows only the current function's variables)
+      const line = variant === 'local' && !top.get(n.name!)?.local ? undefined : sh.declareLine(n.name!);
       if (!line) { await errOut(sh, variant, `${n.name}: not found`); st = 1; } else await out(sh, line + '\n');
     }
     return st;
@@ -971,7 +1018,24 @@ export async function declClause(sh: Shell, variant: string, assigns: Assign[]):
     items.push(it);
   }
   sh.lastArg = declLastArg(variant, items);
+  if (sh.opts.xtrace) await traceDecl(sh, variant, items);
   return declare(sh, variant, items);
+}
+
+/** bash's xtrace of a declaration: its expanded words; export and readonly show their assignments again. */
+async function traceDecl(sh: Shell, variant: string, items: DeclItem[]): Promise<void> {
+  const lhs = (it: DeclItem): string => it.name! + (it.index !== undefined ? `[${it.index}]` : '');
+  await sh.trace([variant, ...items.map((it) => it.flag ?? (it.value === undefined ? lhs(it) : `${lhs(it)}${it.append ? '+=' : '='}${it.value}`))]);
+  if (variant === 'export' || variant === 'readonly') {
+    for (const it of items) if (it.name !== undefined && it.value !== undefined) await sh.traceRaw(`${lhs(it)}${it.append ? '+=' : '='}${traceWord(it.value)}`);
+  }
+}
+
+async function unsetFunc(sh: Shell, name: string): Promise<boolean> {
+  if (sh.funcAttrs.get(name)?.includes('r')) { await errOut(sh, 'unset', `${name}: cannot unset: readonly function`); return false; }
+  sh.funcs.delete(name);
+  sh.funcAttrs.delete(name);
+  return true;
 }
 
 def(['unset'], async (sh, args) => {
@@ -982,7 +1046,7 @@ def(['unset'], async (sh, args) => {
     if (a === '-f') { mode = 'f'; continue; }
     if (a === '-v') { mode = 'v'; explicitV = true; continue; }
     if (a === '-n') { mode = 'n'; continue; }
-    if (mode === 'f') { sh.funcs.delete(a); continue; }
+    if (mode === 'f') { if (!await unsetFunc(sh, a)) st = 1; continue; }
     const m = /^([a-zA-Z_][a-zA-Z0-9_]*)\[(.+)\]$/s.exec(a);
     try {
       if (!m && explicitV && !isName(a)) { await errOut(sh, 'unset', `\`${a}': not a valid identifier`); st = 1; continue; }
@@ -1006,9 +1070,9 @@ def(['unset'], async (sh, args) => {
         }
         continue;
       }
-      if (!isName(a)) { sh.funcs.delete(a); continue; }
+      if (!isName(a)) { if (!await unsetFunc(sh, a)) st = 1; continue; }
       if (mode === 'n') { for (let i = sh.scopes.length - 1; i >= 0; i--) if (sh.scopes[i]!.delete(a)) break; continue; }
-      if (!explicitV && !sh.getVarRaw(a) && sh.funcs.has(a)) { sh.funcs.delete(a); continue; } // no variable: a function
+      if (!explicitV && !sh.getVarRaw(a) && sh.funcs.has(a)) { if (!await unsetFunc(sh, a)) st = 1; continue; } // no variable: a function
       sh.unsetVar(a);
     } catch (e) {
       if (e instanceof ShellError) { await errOut(sh, 'unset', e.message); st = 1; continue; }
@@ -1394,9 +1458,12 @@ def(['source', '.'], async (sh, args) => {
   const hasArgs = args.length > 2;
   if (hasArgs) sh.params = args.slice(2);
   const setCount = sh.setParamsCount;
-  sh.setSource(parsed.src, file);
+  const line = sh.lineOf(sh.curPos);
+  sh.setSource(parsed.src, file, file);
   sh.errName = file;
   sh.sourcing++;
+  // a call frame, as bash shows it in FUNCNAME, BASH_SOURCE and BASH_LINENO
+  sh.funcNames.push('source'); sh.funcLines.push(line); sh.funcFiles.push(file);
   try {
     let st: number;
     try {
@@ -1414,6 +1481,7 @@ def(['source', '.'], async (sh, args) => {
     return st;
   } finally {
     sh.sourcing--;
+    sh.funcNames.pop(); sh.funcLines.pop(); sh.funcFiles.pop();
     sh.source = savedSrc;
     sh.errName = savedErr;
     // bash keeps the parameters `set` gave a file sourced with arguments outside any function

@@ -50,10 +50,15 @@ export function newShell(o: RunOptions = {}): Shell {
     sh.scopes[0]!.set(toBytes(k), { str: toBytes(v), exported: true });
   }
   sh.cwd = toBytes(o.cwd ?? process.cwd());
+  // bash keeps an imported absolute PWD that names the working directory (through symlinks)
   const pwd = sh.getVar('PWD');
-  if (!pwd || path.resolve(pwd) !== sh.cwd) sh.setVar('PWD', sh.cwd);
+  if (pwd?.startsWith('/') && sameFile(pwd, sh.cwd)) sh.cwd = path.resolve(pwd);
+  else sh.setVar('PWD', sh.cwd);
   const g = sh.scopes[0]!;
   g.set('PWD', { ...(g.get('PWD') ?? {}), str: sh.cwd, exported: true });
+  // an OLDPWD that is not a directory becomes exported without a value, as in bash
+  const old = g.get('OLDPWD')?.str;
+  if (old === undefined || !isDir(old)) g.set('OLDPWD', { exported: true });
   if (!g.has('IFS')) g.set('IFS', { str: ' \t\n' });
   if (!g.has('PS4')) g.set('PS4', { str: '+ ' });
   if (!g.has('OPTIND')) g.set('OPTIND', { str: '1' });
@@ -106,6 +111,13 @@ setScriptRunner(async (parent, src, args) => {
   }
 });
 
+function sameFile(a: string, b: string): boolean {
+  try {
+    const x = fs.statSync(Buffer.from(a, 'latin1')), y = fs.statSync(Buffer.from(b, 'latin1'));
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch { return false; }
+}
+function isDir(p: string): boolean { try { return fs.statSync(Buffer.from(p, 'latin1')).isDirectory(); } catch { return false; } }
 function os_hostname(): string { try { return fs.readFileSync('/proc/sys/kernel/hostname', 'utf8').trim(); } catch { return 'localhost'; } }
 function safeTty(fd: number): boolean { try { return isatty(fd); } catch { return false; } }
 

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import { glob, hasMeta, matchPattern, patternRegex, patternSource, splitIgnore, unescapePattern } from './pattern.ts';
 import type { Shell } from './runner.ts';
 import { DiscardError, ShellError } from './errors.ts';
-import { badSubst } from './reparse.ts';
+import { badSubst, promptTextWord } from './reparse.ts';
 import { escapeEre } from './regex.ts';
 import { charLength, charStarts, charUnits, hasHighBytes, mapCharCase } from './utf8-chars.ts';
 import { isName } from './names.ts';
@@ -1217,6 +1217,17 @@ export class Expander {
       else await this.part(p, fb, true);
     }
     return fb.fields.map((f) => f.val).join('') + fb.cur.val;
+  }
+
+  /** PS4 as bash expands it: parameters, substitutions and arithmetic (traced commands do not show), then the prompt escapes. */
+  async promptString(v: string): Promise<string> {
+    const w = /[$`]/.test(v) ? promptTextWord(v) : null;
+    if (w) {
+      const sh = this.sh, x = sh.opts.xtrace, st = sh.status;
+      sh.opts.xtrace = false;
+      try { v = (await this.heredoc(w)).replace(/\n$/, ''); } finally { sh.opts.xtrace = x; sh.status = st; }
+    }
+    return this.promptEscapes(v);
   }
 
   /** `${x@P}`: bash's prompt backslash escapes (the later parameter/command expansion is not done). */

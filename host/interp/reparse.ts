@@ -183,7 +183,15 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
 let counter = 0;
 
 function fixOnce(src: string, off: number, e: ParseError): string | undefined {
-  return fixDparen(src, off) ?? fixLet(src, off) ?? fixBadSubst(src, off, e) ?? fixDeclName(src, off, e) ?? fixArrayAssign(src, off, e);
+  return fixDparen(src, off) ?? fixLet(src, off) ?? fixEmptySlice(src, off, e) ?? fixBadSubst(src, off, e) ?? fixDeclName(src, off, e) ?? fixArrayAssign(src, off, e);
+}
+
+/** `${s: }`, `${s::}`, `${s:1:}`: an empty offset or length is 0 for bash (`${s:}` is a bad substitution). */
+function fixEmptySlice(src: string, off: number, e: ParseError): string | undefined {
+  if (!/^: must be followed by an expression/.test(e.text) || src[off] !== ':' || !/^:[ \t]*[:}]/.test(src.slice(off, off + 200))) return undefined;
+  const offset = /\$\{[^${}:]*$/.test(src.slice(Math.max(0, off - 200), off));
+  if (offset && src[off + 1] === '}') return badSubstAt(src, off);
+  return src.slice(0, off + 1) + '0' + src.slice(off + 1);
 }
 
 /**
@@ -268,6 +276,10 @@ function fixLet(src: string, off: number): string | undefined {
 /** `${ cmd;}`, `${|cmd;}`, `${%}`: bash fails only when it expands them ("bad substitution"). */
 function fixBadSubst(src: string, off: number, e: ParseError): string | undefined {
   if (!/^"\$\{/.test(e.text) && !/bad substitution|invalid parameter name|not a valid parameter|cannot combine multiple parameter expansion operators/.test(e.text)) return undefined;
+  return badSubstAt(src, off);
+}
+
+function badSubstAt(src: string, off: number): string | undefined {
   let d = src.lastIndexOf('${', off + 1);
   if (d < 0) return undefined;
   let depth = 0, i = d + 2;
@@ -411,5 +423,19 @@ export function arithTextWord(text: string): Word | null {
   }
   if (textWords.size > 500) textWords.clear();
   textWords.set(text, w);
+  return w;
+}
+
+const promptWords = new Map<string, Word | null>();
+
+/** A prompt string (PS4) as a word to expand like a here-document body; null when it does not parse. */
+export function promptTextWord(text: string): Word | null {
+  let w = promptWords.get(text);
+  if (w !== undefined) return w;
+  w = null;
+  const d = '__HPATCH_PROMPT_TEXT__';
+  try { w = parse(toUtf8(`: <<${d}\n${text}\n${d}\n`), false).Stmts[0]?.Redirs[0]?.Hdoc ?? null; } catch { /* used as it is */ }
+  if (promptWords.size > 100) promptWords.clear();
+  promptWords.set(text, w);
   return w;
 }

@@ -58,7 +58,8 @@ export const optionLetters: Record<string, keyof Options> = {
 export interface Job { id: number; pid: number; done: Promise<number>; status?: number; reaped?: boolean; num?: number; cmd?: string; signal?: number; notified?: boolean; procsub?: boolean; kill?: (sig: number) => boolean }
 
 /** `base`: line offset (eval and trap strings count lines from the line that ran them, like bash). */
-export interface SourceInfo { src: string; lines: number[]; name: string; base?: number }
+/** `file`: the sourced file the code comes from (its BASH_SOURCE name); unset for the script itself. */
+export interface SourceInfo { src: string; lines: number[]; name: string; base?: number; file?: string }
 
 let jobSeq = 0;
 /** Scopes of prefix assignments (`x=1 cmd`); `local` skips them to reach the function's scope. */
@@ -131,6 +132,8 @@ function findExtGlob(nodes: unknown): { at?: number; inSubst: boolean } {
 export class Shell {
   scopes: Map<string, Var>[] = [new Map()];
   funcs = new Map<string, Stmt>();
+  /** Function attributes: 'r' readonly, 'x' exported (`export -f`: in the environment of commands). */
+  funcAttrs = new Map<string, string>();
   /** Source text each function was parsed from (for printing it). */
   funcSrc = new Map<string, string>();
   /** Source each function was parsed from (its body's positions and lines refer to it). */
@@ -176,6 +179,8 @@ export class Shell {
   funcNames: string[] = [];
   /** Line of each function call (parallel to funcNames), for BASH_LINENO/caller. */
   funcLines: number[] = [];
+  /** The sourced file each frame's code is from ('' for the script), for BASH_SOURCE. */
+  funcFiles: string[] = [];
   /** `ulimit` settings made by the script (letter → [soft, hard]); Node cannot call setrlimit. */
   ulimits = new Map<string, [string, string]>();
   /** The shell's file creation mask (-1: the process's); subshells share the process, so it is applied before creating files/processes. */
@@ -185,10 +190,10 @@ export class Shell {
   /** bash's FUNCNAME/BASH_SOURCE/BASH_LINENO views (index 0 = innermost frame). */
   callStack(name: string): string[] | undefined {
     const file = !this.cMode;
-    const depth = this.funcNames.length;
-    if (name === 'FUNCNAME') return depth === 0 ? [] : [...this.funcNames.slice().reverse(), ...(file ? ['main'] : [])];
+    // (a `source` frame shows in FUNCNAME only within a function)
+    if (name === 'FUNCNAME') return this.funcDepth === 0 ? [] : [...this.funcNames.slice().reverse(), ...(file ? ['main'] : [])];
     if (name === 'BASH_LINENO') return [...this.funcLines.slice().reverse().map(String), ...(file ? ['0'] : [])];
-    if (name === 'BASH_SOURCE') return [...this.funcNames.map(() => (file ? this.arg0 : 'environment')), ...(file ? [this.arg0] : [])];
+    if (name === 'BASH_SOURCE') return [...this.funcFiles.slice().reverse().map((f) => f || (file ? this.arg0 : 'environment')), ...(file ? [this.arg0] : [])];
     if (name === 'DIRSTACK') return [this.cwd, ...this.dirStack];
     return undefined;
   }
@@ -408,6 +413,8 @@ export class Shell {
     if (v?.nameref && v.str) {
       const t = this.refTarget(name, false);
       if (!t) throw new DiscardError(`warning: ${name}: circular name reference`);
+      // (setVar assigns an element target itself; an array or element assignment through it is an error)
+      if (t[1] !== undefined) throw new DiscardError(`\`${t[0]}[${t[1]}]': not a valid identifier`);
       n = t[0];
       v = this.getVarRaw(n);
     }
@@ -703,6 +710,8 @@ export class Shell {
         env[fromBytes(k)] = fromBytes(val);
       }
     }
+    // bash's encoding of an exported function: BASH_FUNC_name%%=() { body }
+    for (const [f, a] of this.funcAttrs) if (a.includes('x') && this.funcs.has(f)) env[`BASH_FUNC_${fromBytes(f)}%%`] = fromBytes('() ' + this.functionText(f).replace(/^[^\n]*\n/, ''));
     if (extra) for (const [k, v] of extra) env[fromBytes(k)] = fromBytes(v);
     return env;
   }
@@ -715,10 +724,10 @@ export class Shell {
     return lo + 1 + (this.source.base ?? 0);
   }
 
-  setSource(src: string, name: string): void {
+  setSource(src: string, name: string, file = this.source.file): void {
     const lines = [0];
     for (let i = 0; i < src.length; i++) if (src.charCodeAt(i) === 10) lines.push(i + 1);
-    this.source = { src, lines, name };
+    this.source = { src, lines, name, file };
   }
 
   /** Writes an error message like bash: `name: line N: msg`. */
@@ -757,7 +766,7 @@ export class Shell {
   clone(): Shell {
     const s = new Shell();
     s.scopes = this.scopes.map((sc) => { const m = new Map<string, Var>(); for (const [k, v] of sc) m.set(k, cloneVar(v)); return m; });
-    s.funcs = new Map(this.funcs);
+    s.funcs = new Map(this.funcs); s.funcAttrs = new Map(this.funcAttrs);
     s.funcSrc = this.funcSrc; s.funcSource = new Map(this.funcSource);
     s.aliases = new Map(this.aliases);
     s.commandHash = new Map([...this.commandHash].map(([k, e]) => [k, { ...e }]));
@@ -770,7 +779,7 @@ export class Shell {
     s.curCmd = this.curCmd;
     s.lastBgPid = this.lastBgPid; s.funcDepth = this.funcDepth; s.loopDepth = 0; s.subshell = this.subshell + 1;
     s.bashpid = virtualPid(); s.jobKill = this.jobKill; s.dirStack = this.dirStack.slice(); s.source = this.source; s.curPos = this.curPos;
-    s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.funcLines = this.funcLines.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.parseUtf8 = this.parseUtf8; s.seconds = this.seconds; s.lostSpecial = this.lostSpecial && new Set(this.lostSpecial); s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
+    s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.funcLines = this.funcLines.slice(); s.funcFiles = this.funcFiles.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.parseUtf8 = this.parseUtf8; s.seconds = this.seconds; s.lostSpecial = this.lostSpecial && new Set(this.lostSpecial); s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
     s.lastArg = this.lastArg;
     s.noErrexit = this.noErrexit; s.cMode = this.cMode; s.traceLevel = this.traceLevel; s.quietSignals = this.quietSignals;
     s.fds = this.fds.clone();
@@ -1160,7 +1169,8 @@ export class Shell {
   private commandSync(st: Stmt, c: CallExpr): number | Promise<number> | undefined {
     const ps = c.Args[0]!.Parts, p0 = ps[0];
     const name = ps.length === 1 && p0?.type === 'Lit' ? p0.Value : '';
-    const fn = this.funcs.get(name);
+    // (POSIX mode finds a special builtin before a function)
+    const fn = this.posix && specialBuiltins.has(name) ? undefined : this.funcs.get(name);
     const b = fn === undefined ? syncBuiltins.get(name) : undefined;
     if ((fn === undefined && b === undefined) || c.Assigns.length !== 0 || this.opts.noexec || this.errexitArmed() || !this.ex.canSyncAll(c.Args)) return undefined;
     this.startSync(st);
@@ -1221,7 +1231,10 @@ export class Shell {
       if (this.traps.has('DEBUG')) await this.debugTrap();
     }
     let status: number;
-    if (st.Negated) this.noErrexit++;
+    // (bash ignores failures under `!` only when errexit is on as it starts: else a `set -e`
+    // inside a function it calls, or the ERR trap, still sees them)
+    const negIgnore = st.Negated && this.opts.errexit;
+    if (negIgnore) this.noErrexit++;
     const psf = this.procSubstCleanups.length;
     try {
       const replay = this.replayError;
@@ -1251,7 +1264,7 @@ export class Shell {
         status = 1;
       }
     } finally {
-      if (st.Negated) this.noErrexit--;
+      if (negIgnore) this.noErrexit--;
       this.releaseProcSubst(psf);
     }
     if (st.Cmd && st.Cmd.type !== 'BinaryCmd' && errexitApplies(st.Cmd)) this.setPipestatus(status);
@@ -1321,7 +1334,6 @@ export class Shell {
       this.replayDecl = undefined;
       if (replay.c === c) { this.lastArg = declLastArg(variant, replay.items); return declare(this, variant, replay.items); }
     }
-    if (this.opts.xtrace) await this.trace([variant]);
     return declClause(this, c.Variant.Value === 'nameref' ? 'declare' : variant, c.Variant.Value === 'nameref' ? [{ type: 'Assign', Append: false, Naked: true, Name: null, Index: null, Value: { type: 'Word', Parts: [{ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: '-n' }] }, Array: null }, ...c.Args] : c.Args);
   }
 
@@ -1469,6 +1481,11 @@ export class Shell {
       }
       case 'ForClause': return this.forClause(c);
       case 'FuncDecl': {
+        if (this.posix && (specialBuiltins.has(c.Name.Value) || !isName(c.Name.Value))) {
+          await this.err(`\`${c.Name.Value}': ${isName(c.Name.Value) ? 'is a special builtin' : 'not a valid identifier'}`);
+          throw new ExitSignal(2);
+        }
+        if (this.funcAttrs.get(c.Name.Value)?.includes('r')) { await this.err(`${c.Name.Value}: readonly function`); return 1; }
         this.funcs.set(c.Name.Value, c.Body);
         this.funcSrc.set(c.Name.Value, this.source.src);
         this.funcSource.set(c.Name.Value, this.source);
@@ -2150,10 +2167,15 @@ export class Shell {
     if (this.opts.noexec) return 0;
     // prefix assignments
     let temp: Map<string, Var> | undefined;
-    const isSpecial = specialBuiltins.has(args[0]!) && !this.funcs.has(args[0]!);
+    const isSpecial = specialBuiltins.has(args[0]!) && (this.posix || !this.funcs.has(args[0]!));
     if (c.Assigns.length) {
       if (isSpecial && this.posix) {
-        for (const a of c.Assigns) await this.assignValue(a);
+        // (they stay, exported: bash keeps its temporary environment)
+        for (const a of c.Assigns) {
+          await this.assignValue(a);
+          const v = a.Index ? undefined : this.resolveVar(a.Name!.Value);
+          if (v) v.exported = true;
+        }
       } else {
         temp = new Map();
         tempScopes.add(temp);
@@ -2206,7 +2228,11 @@ export class Shell {
   }
 
   async traceRaw(line: string): Promise<void> {
-    const ps4 = this.getVar('PS4') ?? '+ ';
+    let ps4 = this.getVar('PS4') ?? '+ ';
+    if (/[$`\\]/.test(ps4)) {
+      // (an expansion error is reported and the text used as it is, like bash)
+      try { ps4 = await this.ex.promptString(ps4); } catch (e) { if (!(e instanceof ShellError)) throw e; await this.err(e.message); }
+    }
     const prefix = ps4 ? ps4[0]!.repeat(Math.max(0, this.traceLevel - 1)) + ps4 : '';
     await this.writeFd(2, `${prefix}${line}\n`);
   }
@@ -2214,7 +2240,7 @@ export class Shell {
   /** Dispatch after expansion: function, builtin, private command, external. */
   async callArgs(args: string[], temp?: Map<string, Var>, opts: { noFunc?: boolean } = {}): Promise<number> {
     const name = args[0]!;
-    if (!opts.noFunc) {
+    if (!opts.noFunc && !(this.posix && specialBuiltins.has(name))) {
       const fn = this.funcs.get(name);
       if (fn) return this.callFunc(name, fn, args.slice(1));
     }
@@ -2279,6 +2305,7 @@ export class Shell {
     this.funcNames.push(name);
     this.funcLines.push(this.lineOf(this.curPos));
     const fsrc = this.funcSource.get(name);
+    this.funcFiles.push(fsrc?.file ?? '');
     if (fsrc && this.funcs.get(name) === body) this.source = fsrc;
     this.loopDepth = 0;
     // bash: a RETURN trap is not inherited by functions (no functrace); one set inside fires on return.
@@ -2299,6 +2326,7 @@ export class Shell {
     this.source = f.source; this.curPos = f.pos;
     this.funcNames.pop();
     this.funcLines.pop();
+    this.funcFiles.pop();
     this.funcDepth--;
     this.scopes.pop();
     this.params = f.params;
@@ -2499,7 +2527,7 @@ function arrayLiteralSource(src: string, a: ArrayExpr): string | undefined {
   return `(${parts.join(' ')})`;
 }
 
-function traceWord(w: string): string { return /^[a-zA-Z0-9_@%+=:,./-]+$/.test(w) ? w : shellQuote(w); }
+export function traceWord(w: string): string { return /^[a-zA-Z0-9_@%+=:,./-]+$/.test(w) ? w : shellQuote(w); }
 
 /** Source-ish text of a word (for messages such as "ambiguous redirect"). */
 export function wordSource(src: string, w: Word): string | undefined {
