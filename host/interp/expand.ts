@@ -4,12 +4,17 @@ import { Tok, type Word, type WordPart, type ParamExp, type Lit, type DblQuoted,
 import { parse } from './parser.ts';
 import * as os from 'node:os';
 import { glob, hasMeta, matchPattern, patternRegex, patternSource, splitIgnore, unescapePattern } from './pattern.ts';
-import type { Shell } from './runner.ts';
+import type { Shell, Var } from './runner.ts';
 import { DiscardError, ShellError } from './errors.ts';
 import { badSubst, promptTextWord } from './reparse.ts';
 import { escapeEre } from './regex.ts';
 import { charLength, charStarts, charUnits, hasHighBytes, mapCharCase } from './utf8-chars.ts';
 import { isName } from './names.ts';
+
+/** A variable's value as `$name` reads it: element 0 of an array. */
+export function scalarValue(v: Var): string | undefined {
+  return v.arr ? v.arr.get(0) : v.assoc ? v.assoc.get('0') : v.str;
+}
 
 /** One field under construction: the value, its pattern form, and whether it must be kept. */
 interface Field { val: string; pat: string; keep: boolean; meta: boolean }
@@ -848,10 +853,17 @@ export class Expander {
   private lookup(name: string, indexWord: string | undefined): { vals: string[]; list: boolean; star: boolean; isSet: boolean } {
     const sh = this.sh;
     if (badSubst.size && badSubst.has(name)) throw new DiscardError(`${badSubst.get(name)}: bad substitution`);
-    if (indexWord === undefined && sh.getVarRaw(name)?.nameref) {
-      // a nameref to `a[@]` expands like "${a[@]}"
-      const t = sh.refTarget(name, false);
-      if (t && (t[1] === '@' || t[1] === '*')) { name = t[0]; indexWord = t[1]; }
+    if (indexWord === undefined) {
+      const raw = sh.getVarRaw(name);
+      if (raw?.nameref) {
+        // a nameref to `a[@]` expands like "${a[@]}"
+        const t = sh.refTarget(name, false);
+        if (t && (t[1] === '@' || t[1] === '*')) { name = t[0]; indexWord = t[1]; }
+      } else if (name.charCodeAt(0) >= 97 && name.charCodeAt(0) <= 122) {
+        // (a lowercase name is never special: Shell.getVar's steps on the variable found here)
+        const v = raw && scalarValue(raw);
+        return { vals: [v ?? ''], list: false, star: false, isSet: v !== undefined };
+      }
     }
     if (name === '@' || name === '*') {
       const vals = sh.params.slice();
@@ -991,7 +1003,8 @@ export class Expander {
       if (p0 && p0.type === 'Lit' && plainLit(p0.Value)) { out.push(p0.Value); continue; }
       if (p0 && p0.type === 'ParamExp') {
         // a lone unquoted parameter: one field when its value has nothing to split or glob
-        const r = this.paramSync(p0);
+        const plain = this.plainLower(p0);
+        const r = plain === null ? this.paramSync(p0) : { vals: [plain], list: false, star: false };
         const ifs = this.ifs();
         if (!r.list) {
           const s = r.vals[0] ?? '';
@@ -1027,6 +1040,8 @@ export class Expander {
     for (let k = 0; k < plan.length; k++) {
       const q = plan[k]!;
       if (typeof q === 'string') { if (fb) fb.addQuoted(q); else val += q; continue; }
+      const plain = this.plainLower(q);
+      if (plain !== null) { if (fb) fb.addQuoted(plain); else val += plain; continue; }
       const name = q.Param.Value;
       const r = this.lookup(name, undefined);
       this.nounsetCheck(name, undefined, r.isSet, q.Short);
@@ -1038,6 +1053,22 @@ export class Expander {
     if (plan.length !== 1) fb.markKeep(); // ("$@" alone may vanish)
     this.globFields(fb, out);
     return true;
+  }
+
+  /**
+   * The value of a plain `$name`/`${name}` whose name is lowercase (never special) and not a
+   * nameref: Shell.getVar's steps, and set -u's error, without paramSync's result objects;
+   * null for any other parameter expansion.
+   */
+  private plainLower(pe: ParamExp): string | null {
+    if (pe.Excl || pe.Length || pe.Width || pe.Names || pe.Index || pe.Slice || pe.Repl || pe.Exp) return null;
+    const name = pe.Param.Value, c = name.charCodeAt(0);
+    if (c < 97 || c > 122 || (badSubst.size !== 0 && badSubst.has(name))) return null;
+    const raw = this.sh.getVarRaw(name);
+    if (raw?.nameref) return null;
+    const v = raw && scalarValue(raw);
+    if (v === undefined) { this.nounsetCheck(name, undefined, false, pe.Short); return ''; }
+    return v;
   }
 
   /** literal() without awaiting; only when canSync(w). */
@@ -1056,6 +1087,8 @@ export class Expander {
       if (p.type === 'SglQuoted' && !p.Dollar) { out += p.Value; continue; }
       if (p.type === 'ArithmExp') { out += String(p.X ? this.sh.arithSync(p.X, p.Left + (p.Bracket ? 2 : 3), p.Right) : 0n); continue; }
       if (p.type !== 'ParamExp') break;
+      const plain = this.plainLower(p);
+      if (plain !== null) { out += plain; continue; }
       const r = this.paramSync(p);
       if (r.list) {
         const fb = new FieldBuilder('', true);

@@ -9,7 +9,7 @@ import {
   type ExtGlob, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
 } from './ast.ts';
 import { Arith, ArithError } from './arith.ts';
-import { Expander, shellQuote } from './expand.ts';
+import { Expander, scalarValue, shellQuote } from './expand.ts';
 import { hasUtf8Codeset, isUtf8LocaleName } from './utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { FdTable, OsFd, drainHeld, isSigPipe, makeFifoPath, makePipe, openFile, readAll, tryWriteSync, writeAll } from './io.ts';
@@ -334,10 +334,7 @@ export class Shell {
       if (t[1] !== undefined) return this.getElem(t[0], this.refSubscript(t[0], t[1]));
       v = this.getVarRaw(t[0]);
     }
-    if (!v) return undefined;
-    if (v.arr) return v.arr.get(0);
-    if (v.assoc) return v.assoc.get('0');
-    return v.str;
+    return v && scalarValue(v);
   }
 
   specialOrVar(name: string): string | undefined {

@@ -6,9 +6,9 @@ import * as fs from 'node:fs';
 
 /** Whether `s` has a byte that can start or continue a multibyte character. */
 export function hasHighBytes(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return true;
-  return false;
+  return HIGH_BYTE.test(s); // (a regex: a char loop is slow until V8 optimizes it, and this runs per match)
 }
+const HIGH_BYTE = /[\x80-\xff]/;
 
 /** Length in bytes of the character starting at `i`. */
 /** Length in bytes of the sequence a byte starts when it is a UTF-8 lead byte; 1 otherwise. */
