@@ -6,7 +6,6 @@ import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { Shell } from './runner.ts';
 import { fromBytes } from './runner.ts';
-import { printCommand } from './printer.ts';
 import { drainHeld, type OsFd } from './io.ts';
 
 export interface Found { path?: string; error?: string; status: number; display?: string }
@@ -74,7 +73,7 @@ export function reportsSignal(sh: Shell, signal: string): boolean {
 /** bash's status message for a foreground command killed by a signal (`fallback`: its text when no command is current). */
 export function reportSignal(sh: Shell, signal: string, pid: number, fallback: string): Promise<void> {
   const desc = signalDescriptions[signal] ?? signal;
-  const text = sh.curCmd && typeof sh.curCmd !== 'string' ? printCommand(sh.curCmd[0], sh.curCmd[1]) : fallback;
+  const text = sh.curCmd && typeof sh.curCmd !== 'string' ? sh.curCmdText() : fallback;
   return sh.writeFd(2, signal === 'SIGTERM' ? `${desc}\n` : `${sh.errName}: line ${sh.lineOf(sh.curPos)}: ${String(pid).padStart(5)} ${desc.padEnd(24)}${text}\n`).catch(() => undefined);
 }
 

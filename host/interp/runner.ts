@@ -362,7 +362,7 @@ export class Shell {
       case 'SHELLOPTS': return shellOptsString(this);
       case 'BASHOPTS': return [...this.shopt].sort().join(':');
       case 'FUNCNAME': case 'BASH_SOURCE': case 'BASH_LINENO': case 'DIRSTACK': if (this.isStackVar(name)) return this.callStack(name)![0]; break;
-      case 'BASH_COMMAND': return typeof this.curCmd === 'string' ? this.curCmd : this.curCmd ? printCommand(this.curCmd[0], this.curCmd[1]) : '';
+      case 'BASH_COMMAND': return this.curCmdText();
       case 'EPOCHSECONDS': return String(Math.floor(Date.now() / 1000));
       case 'EPOCHREALTIME': return epochRealtime();
       case '_': return this.lastArg;
@@ -773,7 +773,7 @@ export class Shell {
     // caught signals are reset in a subshell (ignored ones stay ignored); EXIT/DEBUG are not inherited
     s.traps = new Map([...this.traps].filter(([k, v]) => k === 'RETURN' || (k === 'ERR' ? this.opts.errtrace : k !== 'EXIT' && k !== 'DEBUG' && v === '')));
     s.shownTraps = this.shownTraps ?? (this.traps.size ? new Map(this.traps) : undefined);
-    s.curCmd = this.curCmd;
+    s.curCmd = this.curCmd; s.curCmdSrc = this.curCmdSrc;
     s.lastBgPid = this.lastBgPid; s.funcDepth = this.funcDepth; s.loopDepth = 0; s.subshell = this.subshell + 1;
     s.bashpid = virtualPid(); s.jobKill = this.jobKill; s.dirStack = this.dirStack.slice(); s.source = this.source; s.curPos = this.curPos;
     s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.funcLines = this.funcLines.slice(); s.funcFiles = this.funcFiles.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.parseUtf8 = this.parseUtf8; s.seconds = this.seconds; s.lostSpecial = this.lostSpecial && new Set(this.lostSpecial); s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
@@ -1132,7 +1132,7 @@ export class Shell {
   /** stmtSync's first steps, stmt()'s: the position, and the command $BASH_COMMAND shows. */
   private startSync(st: Stmt): void {
     this.curPos = commandPos(st);
-    if (this.trapDepth === 0) this.curCmd = [this.source.src, st];
+    if (this.trapDepth === 0) { this.curCmd = st; this.curCmdSrc = this.source.src; }
   }
 
   /** stmtSync's last steps, stmt()'s: the status in $? and PIPESTATUS. */
@@ -1224,7 +1224,7 @@ export class Shell {
       return 0;
     }
     if (st.Cmd && tracedCmd.has(st.Cmd.type)) {
-      if (this.trapDepth === 0) this.curCmd = [this.source.src, st];
+      if (this.trapDepth === 0) { this.curCmd = st; this.curCmdSrc = this.source.src; }
       if (this.traps.has('DEBUG')) await this.debugTrap();
     }
     let status: number;
@@ -1298,8 +1298,17 @@ export class Shell {
   }
   inReturnTrap = false;
 
-  /** The command being run, for $BASH_COMMAND: [source text, statement], or the text of a loop/case head. */
-  curCmd: [string, Stmt] | string | undefined;
+  /**
+   * The command being run, for $BASH_COMMAND: a statement of the source text `curCmdSrc`, or the
+   * text of a loop/case head (two fields, not a pair: this is set for every statement).
+   */
+  curCmd: Stmt | string | undefined;
+  curCmdSrc = '';
+  /** $BASH_COMMAND's text of curCmd. */
+  curCmdText(): string {
+    const c = this.curCmd;
+    return typeof c === 'string' ? c : c ? printCommand(this.curCmdSrc, c) : '';
+  }
 
   /** Runs the DEBUG trap before a simple command, `[[`, `((`; $? is preserved. */
   async debugTrap(): Promise<void> {
@@ -1712,7 +1721,7 @@ export class Shell {
     for (let i = 0; i < (this.shopt.has('lastpipe') ? n - 1 : n); i++) {
       const sst = stages[i]!.st;
       if (!sst.Cmd || !tracedCmd.has(sst.Cmd.type) || this.trapDepth > 0) continue;
-      this.curCmd = [this.source.src, sst];
+      this.curCmd = sst; this.curCmdSrc = this.source.src;
       this.curPos = sst.Position;
       if (this.traps.has('DEBUG')) await this.debugTrap();
     }
@@ -1755,7 +1764,7 @@ export class Shell {
     const cur = this.scopes[0]!.get('PIPESTATUS');
     const one = typeof results === 'number' ? results : results.length === 1 ? results[0]! : undefined;
     if (one !== undefined && cur !== undefined && cur === this.pipestatusVar && cur.arr?.size === 1 && cur.arr.has(0) && onlyArr(cur)) {
-      cur.arr.set(0, String(one));
+      cur.arr.set(0, STATUS_TEXT[one] ?? String(one));
       return;
     }
     const list = typeof results === 'number' ? [results] : results;
@@ -2390,6 +2399,9 @@ const DYNAMIC_VARS = new Set(['RANDOM', 'SRANDOM', 'LINENO', 'SECONDS', 'BASHPID
 /** Dynamic variables whose assignment bash ignores. */
 const IGNORED_ASSIGN = new Set(['SRANDOM', 'LINENO', 'BASHPID', 'BASH_COMMAND', 'EPOCHSECONDS', 'EPOCHREALTIME']);
 
+/** Statuses as text, made once ($? and PIPESTATUS are set after every statement). */
+const STATUS_TEXT = Array.from({ length: 256 }, (_, i) => String(i));
+
 let loopTicks = 0;
 let lastYield = 0;
 /**
@@ -2554,8 +2566,14 @@ interface FuncFrame {
 /** caseSync's structural check per `case`: its word and every pattern expand synchronously. */
 const syncCases = new WeakMap<CaseClause, boolean>();
 
+const commandPositions = new WeakMap<Stmt, number>();
 /** Where bash numbers a statement: a simple command's is where its second word ends (its parser's lookahead). */
 function commandPos(st: Stmt): number {
+  let p = commandPositions.get(st);
+  if (p === undefined) commandPositions.set(st, (p = findCommandPos(st)));
+  return p;
+}
+function findCommandPos(st: Stmt): number {
   const c = st.Cmd;
   if (c?.type === 'CallExpr' && c.Args.length > 1 && c.Assigns.length === 0) {
     const end = wordEnd(c.Args[1]!);
