@@ -36,6 +36,9 @@ function nonIfsRuns(ifs: string): RegExp {
   return runsRe;
 }
 const isIfsWs = (c: string): boolean => c === ' ' || c === '\t' || c === '\n';
+const IFS_WS = /^[ \t\n]+$/;
+/** Characters without which a value cannot glob (hasMeta's, and extglob's groups). */
+const MAYBE_META = /[*?[\\]|[@+!]\(/;
 
 /** Unquoted expansion text in a ${x/p/r} replacement: `\\` and `\&` quote, other backslashes are literal. */
 function repEsc(s: string): string {
@@ -412,6 +415,8 @@ export class Expander {
     if (this.canSyncAll(words)) return this.fieldsSync(words);
     const out: string[] = [];
     for (const w0 of words) {
+      const p0 = w0.Parts.length === 1 ? w0.Parts[0]! : undefined;
+      if (p0 && p0.type === 'CmdSubst') { this.substFields(await this.sh.cmdSubst(p0.Stmts), out); continue; }
       const ws = this.sh.posix ? [w0] : braceExpand(w0);
       for (const w of ws) {
         const fb = new FieldBuilder(this.ifs());
@@ -420,6 +425,23 @@ export class Expander {
       }
     }
     return out;
+  }
+
+  /**
+   * The fields of a word that is one unquoted command substitution: split in one regex match
+   * when IFS is whitespace only and nothing in the output could glob (`for x in $(seq 5000)`),
+   * else as any unquoted expansion.
+   */
+  private substFields(s: string, out: string[]): void {
+    const ifs = this.ifs();
+    if (IFS_WS.test(ifs) && (this.sh.opts.noglob || !MAYBE_META.test(s))) {
+      const runs = s.match(nonIfsRuns(ifs));
+      if (runs) for (let i = 0; i < runs.length; i++) out.push(runs[i]!);
+      return;
+    }
+    const fb = new FieldBuilder(ifs);
+    fb.addSplit(s, true);
+    this.globFields(fb, out);
   }
 
   /** Finishes a word's fields: pathname expansion, then appends them to `out`. */
