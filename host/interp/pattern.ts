@@ -185,6 +185,18 @@ export function matchPattern(p: string, s: string, o: PatOpts = {}): boolean {
 }
 
 /**
+ * A `case` or `[[ == ]]` pattern (extglob always on): the plain forms without a regex, so the
+ * subject's UTF-8 check (`locale.utf8`, which bash's multibyte matching needs) is made only for the others.
+ */
+export function matchExtPattern(p: string, s: string, nocase: boolean, locale: { utf8(s: string): boolean }): boolean {
+  if (!nocase) {
+    const m = plainMatch(p, s);
+    if (m !== undefined) return m;
+  }
+  return patternRegex(p, { extglob: true, nocase, utf8: locale.utf8(s) }).test(s);
+}
+
+/**
  * `X`, `*X`, `X*` and `*X*` where X has nothing special (the commonest `case` and `[[ ]]`
  * patterns), without a regex; undefined for any other pattern.
  */

@@ -13,7 +13,7 @@ import { Expander, scalarValue, shellQuote } from './expand.ts';
 import { hasUtf8Codeset, isUtf8LocaleName } from './utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { FdTable, OsFd, drainHeld, isSigPipe, makeFifoPath, makePipe, openFile, readAll, tryWriteSync, writeAll } from './io.ts';
-import { matchPattern } from './pattern.ts';
+import { matchExtPattern } from './pattern.ts';
 import { parse, ParseError } from './parser.ts';
 import { arithTextWord, badAssigns, declWords, parseScript, rawArith, type DeferredParseError } from './reparse.ts';
 import { builtins, specialBuiltins, syncBuiltins, declClause, declare, declLastArg, localSync, readLine, shellOptsString, type DeclItem } from './builtins.ts';
@@ -1699,7 +1699,7 @@ export class Shell {
   }
 
   private casePatternMatches(pat: string, w: string): boolean {
-    return matchPattern(pat, w, { extglob: true, nocase: this.shopt.has('nocasematch'), utf8: this.ex.utf8(w) });
+    return matchExtPattern(pat, w, this.shopt.has('nocasematch'), this.ex);
   }
 
   // ---- pipelines -------------------------------------------------------------------------

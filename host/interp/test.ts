@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import { Tok, type TestExpr, type Word } from './ast.ts';
 import type { Shell } from './runner.ts';
 import { ShellError } from './errors.ts';
-import { matchPattern } from './pattern.ts';
+import { matchExtPattern } from './pattern.ts';
 import { parse } from './parser.ts';
 import { ereInvalid, ereToJs } from './regex.ts';
 import { isatty } from 'node:tty';
@@ -169,7 +169,7 @@ const literal = (sh: Shell, w: Word): string | Promise<string> => (sh.ex.canSync
 const pattern = (sh: Shell, w: Word): string | Promise<string> => (sh.ex.canSync(w) ? sh.ex.patternSync(w) : sh.ex.pattern(w));
 
 function patternTest(sh: Shell, op: number, x: string, pat: string): boolean {
-  const m = matchPattern(pat, x, { extglob: true, nocase: sh.shopt.has('nocasematch'), utf8: sh.ex.utf8(x) });
+  const m = matchExtPattern(pat, x, sh.shopt.has('nocasematch'), sh.ex);
   return op !== Tok.nequal ? m : !m;
 }
 
