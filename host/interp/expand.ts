@@ -69,9 +69,10 @@ class FieldBuilder {
       return;
     }
     // (runs of non-IFS characters found by a regex: a char-by-char loop is slow until V8 optimizes it)
-    const ifs = this.ifs, re = nonIfsRuns(ifs);
-    let at = 0;
-    for (let m = (re.lastIndex = 0, re.exec(s)); ; m = re.exec(s)) {
+    const re = nonIfsRuns(this.ifs);
+    re.lastIndex = 0;
+    for (let at = 0; ;) {
+      const m = re.exec(s);
       const end = m ? m.index : s.length;
       for (let i = at; i < end; i++) this.separator(s[i]!);
       if (!m) break;
@@ -324,6 +325,11 @@ function extGlobParts(p: ExtGlob, posix: boolean): WordPart[] | null {
 /** Expander.canSync / canSyncPart per AST node (structural). */
 const syncNodes = new WeakMap<object, boolean>();
 
+/** `$name` or `${name}`: no operator, index, slice or indirection. */
+function isPlainParam(pe: ParamExp): boolean {
+  return !pe.Excl && !pe.Length && !pe.Width && !pe.Names && !pe.Index && !pe.Slice && !pe.Repl && !pe.Exp;
+}
+
 /** A double-quoted string as text (escapes removed) and plain `$name`s; null when it has anything else. */
 type QuotedPlan = (string | ParamExp)[] | null;
 const quotedPlans = new WeakMap<DblQuoted, QuotedPlan>();
@@ -332,7 +338,7 @@ function quotedPlan(dq: DblQuoted): QuotedPlan {
   const plan: (string | ParamExp)[] = [];
   for (const q of dq.Parts) {
     if (q.type === 'Lit') plan.push(unescapeDq(q.Value, false));
-    else if (q.type === 'ParamExp' && !q.Excl && !q.Length && !q.Width && !q.Names && !q.Index && !q.Slice && !q.Repl && !q.Exp && q.Param.Value !== '@' && q.Param.Value !== '*') plan.push(q);
+    else if (q.type === 'ParamExp' && isPlainParam(q) && q.Param.Value !== '@' && q.Param.Value !== '*') plan.push(q);
     else return null;
   }
   return plan;
@@ -1083,7 +1089,7 @@ export class Expander {
    * null for any other parameter expansion.
    */
   private plainLower(pe: ParamExp): string | null {
-    if (pe.Excl || pe.Length || pe.Width || pe.Names || pe.Index || pe.Slice || pe.Repl || pe.Exp) return null;
+    if (!isPlainParam(pe)) return null;
     const name = pe.Param.Value, c = name.charCodeAt(0);
     if (c < 97 || c > 122 || (badSubst.size !== 0 && badSubst.has(name))) return null;
     const raw = this.sh.getVarRaw(name);
