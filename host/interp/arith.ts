@@ -10,6 +10,11 @@ export class ArithError extends Error {
   tokenPos: number | undefined;
   token: string | undefined;
   constructor(message: string, public expr = '') { super(message); }
+  /** bash's message: the expression, the error and its token. */
+  report(): string {
+    const tok = this.token !== undefined ? ` (error token is "${this.token}")` : '';
+    return this.expr ? `${this.expr.replace(/^\s+/, '')}: ${this.message}${tok}` : this.message + tok;
+  }
 }
 
 export interface ArithHost {

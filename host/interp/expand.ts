@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import { glob, hasMeta, matchPattern, patternRegex, patternSource, splitIgnore, unescapePattern } from './pattern.ts';
 import type { Shell, Var } from './runner.ts';
 import { DiscardError, ShellError } from './errors.ts';
+import { ArithError } from './arith.ts';
 import { badSubst, promptTextWord } from './reparse.ts';
 import { escapeEre } from './regex.ts';
 import { charLength, charStarts, charUnits, hasHighBytes, mapCharCase } from './utf8-chars.ts';
@@ -1280,13 +1281,22 @@ export class Expander {
     return fb.fields.map((f) => f.val).join('') + fb.cur.val;
   }
 
-  /** PS4 as bash expands it: parameters, substitutions and arithmetic (traced commands do not show), then the prompt escapes. */
+  /**
+   * PS4 as bash expands it: parameters, substitutions and arithmetic (traced commands do not
+   * show), then the prompt escapes. An expansion error is reported and the text kept as it is.
+   */
   async promptString(v: string): Promise<string> {
-    const w = /[$`]/.test(v) ? promptTextWord(v) : null;
-    if (w) {
-      const sh = this.sh, x = sh.opts.xtrace, st = sh.status;
+    const p = /[$`]/.test(v) ? promptTextWord(v) : null;
+    if (p) {
+      const sh = this.sh, x = sh.opts.xtrace, st = sh.status, source = sh.source;
       sh.opts.xtrace = false;
-      try { v = (await this.heredoc(w)).replace(/\n$/, ''); } finally { sh.opts.xtrace = x; sh.status = st; }
+      // (the word's positions are in the prompt's own text, which error messages quote)
+      sh.source = { ...source, src: p.src };
+      try { v = (await this.heredoc(p.word)).replace(/\n$/, ''); } catch (e) {
+        if (!(e instanceof ShellError) && !(e instanceof ArithError)) throw e;
+        sh.source = source;
+        await sh.err(e instanceof ArithError ? e.report() : e.message);
+      } finally { sh.opts.xtrace = x; sh.status = st; sh.source = source; }
     }
     return this.promptEscapes(v);
   }

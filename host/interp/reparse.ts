@@ -426,15 +426,16 @@ export function arithTextWord(text: string): Word | null {
   return w;
 }
 
-const promptWords = new Map<string, Word | null>();
+const promptWords = new Map<string, { word: Word; src: string } | null>();
 
-/** A prompt string (PS4) as a word to expand like a here-document body; null when it does not parse. */
-export function promptTextWord(text: string): Word | null {
+/** A prompt string (PS4) as a word to expand like a here-document body, and the text its positions are in; null when it does not parse. */
+export function promptTextWord(text: string): { word: Word; src: string } | null {
   let w = promptWords.get(text);
   if (w !== undefined) return w;
   w = null;
   const d = '__HPATCH_PROMPT_TEXT__';
-  try { w = parse(toUtf8(`: <<${d}\n${text}\n${d}\n`), false).Stmts[0]?.Redirs[0]?.Hdoc ?? null; } catch { /* used as it is */ }
+  const src = `: <<${d}\n${text}\n${d}\n`;
+  try { const word = parse(toUtf8(src), false).Stmts[0]?.Redirs[0]?.Hdoc; if (word) w = { word, src }; } catch { /* used as it is */ }
   if (promptWords.size > 100) promptWords.clear();
   promptWords.set(text, w);
   return w;

@@ -1248,8 +1248,7 @@ export class Shell {
         if (e instanceof DiscardError) throw this.posix || (e.exitsUnderErrexit && this.opts.errexit) ? new ExitSignal(e.status) : new DiscardSignal(e.status, e.hard);
         status = e.status;
       } else if (e instanceof ArithError) {
-        const tok = e.token !== undefined ? ` (error token is "${e.token}")` : '';
-        await this.err(e.expr ? `${e.expr.replace(/^\s+/, '')}: ${e.message}${tok}` : e.message + tok);
+        await this.err(e.report());
         if (st.Cmd?.type === 'ArithmCmd' || st.Cmd?.type === 'LetClause') status = 1;
         else throw this.posix ? new ExitSignal(1) : new DiscardSignal(1);
       } else if (e instanceof ExitSignal || e instanceof DiscardSignal || e instanceof ReturnSignal || e instanceof LoopSignal || isSigPipe(e)) {
@@ -2235,10 +2234,7 @@ export class Shell {
 
   async traceRaw(line: string): Promise<void> {
     let ps4 = this.getVar('PS4') ?? '+ ';
-    if (/[$`\\]/.test(ps4)) {
-      // (an expansion error is reported and the text used as it is, like bash)
-      try { ps4 = await this.ex.promptString(ps4); } catch (e) { if (!(e instanceof ShellError)) throw e; await this.err(e.message); }
-    }
+    if (/[$`\\]/.test(ps4)) ps4 = await this.ex.promptString(ps4);
     const prefix = ps4 ? ps4[0]!.repeat(Math.max(0, this.traceLevel - 1)) + ps4 : '';
     await this.writeFd(2, `${prefix}${line}\n`);
   }
