@@ -349,7 +349,8 @@ function parseFormat(fmt: string, utf8: boolean): FmtPart[] {
   return parts;
 }
 
-export function formatPrintf(fmt: string, args: string[], errs: string[], tz?: string, startTime?: number, utf8 = false): { out: string; stop: boolean } {
+/** `tz`: the zone for `%(…)T`, asked only when the format has one (reading it costs two variable lookups per call). */
+export function formatPrintf(fmt: string, args: string[], errs: string[], tz: () => string | undefined, startTime?: number, utf8 = false): { out: string; stop: boolean } {
   const parts = parseFormat(fmt, utf8);
   let o = '';
   let ai = 0;
@@ -370,7 +371,7 @@ export function formatPrintf(fmt: string, args: string[], errs: string[], tz?: s
         let secs = arg === undefined || arg === '' ? -1 : Number(numArg(arg, errs));
         if (secs === -1) secs = Math.floor(Date.now() / 1000);
         else if (secs === -2) secs = Math.floor((startTime ?? Date.now()) / 1000);
-        let s = strftime(part.strftime, secs, tz);
+        let s = strftime(part.strftime, secs, tz());
         if (prec !== undefined && prec >= 0) s = s.slice(0, prec);
         o += pad(s, width, left);
         continue;
@@ -443,7 +444,7 @@ def(['printf'], async (sh, args) => {
   const fmt = args[i];
   if (fmt === undefined) { await sh.writeFd(2, 'printf: usage: printf [-v var] format [arguments]\n'); return 2; }
   const errs: string[] = [];
-  const r = formatPrintf(fmt, args.slice(i + 1), errs, exportedTz(sh), sh.startTime, sh.utf8Escapes());
+  const r = formatPrintf(fmt, args.slice(i + 1), errs, () => exportedTz(sh), sh.startTime, sh.utf8Escapes());
   if (varName) {
     if (/\[/.test(varName)) { const m = /^(.*?)\[(.*)\]$/.exec(varName)!; sh.setElem(m[1]!, await sh.refSubscriptAsync(m[1]!, m[2]!), r.out); }
     else sh.setVar(varName, r.out);
@@ -466,7 +467,7 @@ syncBuiltins.set('printf', (sh, args) => {
   const fmt = args[i];
   if (fmt === undefined || (!dashes && fmt.length > 1 && fmt.startsWith('-'))) return undefined;
   const errs: string[] = [];
-  const r = formatPrintf(fmt, args.slice(i + 1), errs, exportedTz(sh), sh.startTime, sh.utf8Escapes());
+  const r = formatPrintf(fmt, args.slice(i + 1), errs, () => exportedTz(sh), sh.startTime, sh.utf8Escapes());
   if (errs.length !== 0) return undefined;
   if (varName === undefined) return sh.writeFdSync(1, r.out, 'printf');
   sh.setVar(varName, r.out);

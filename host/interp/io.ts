@@ -312,9 +312,12 @@ function reopenIdle(name: string): number | undefined {
 }
 
 // ---- in-process IO ---------------------------------------------------------------------
-function pause(attempt: number): Promise<void> {
-  if (attempt < 8) return new Promise((res) => setImmediate(res));
-  return new Promise((res) => setTimeout(res, Math.min(10, attempt - 6)));
+/** A turn of the event loop, then waits of 2-10 ms as `attempt` grows; `unref`: it does not keep the process alive. */
+function pause(attempt: number, unref = false): Promise<void> {
+  return new Promise((res) => {
+    const t = attempt < 8 ? setImmediate(res) : setTimeout(res, Math.min(10, attempt - 6));
+    if (unref) t.unref();
+  });
 }
 
 let blockingOps = 0;
@@ -413,7 +416,7 @@ function flushSoon(): void {
   retrying = true;
   void (async () => {
     for (let attempt = 0; holding.size !== 0; attempt++) {
-      await new Promise<void>((res) => (attempt < 8 ? setImmediate(res) : setTimeout(res, Math.min(10, attempt - 6))).unref());
+      await pause(attempt, true);
       flushHeld();
     }
     retrying = false;
