@@ -112,26 +112,43 @@ function regexPartText(fb: FieldBuilder, p: WordPart): string {
 }
 
 // ---- brace expansion over word parts -------------------------------------------------------
-type BTok = { c: string; esc: boolean } | { part: WordPart };
+// A word is cut into coarse tokens: runs of literal text (raw, backslash escapes kept), the
+// unescaped brace characters, and the word's other parts. A token per character cost a few
+// objects per character of every expanded item (`{1..50000}` spent half its time in GC).
+const OPEN = 0, COMMA = 1, CLOSE = 2;
+type BTok = string | typeof OPEN | typeof COMMA | typeof CLOSE | WordPart;
 
 function braceTokens(w: Word): BTok[] {
   const out: BTok[] = [];
+  let run = '';
   for (const p of w.Parts) {
-    if (p.type !== 'Lit') { out.push({ part: p }); continue; }
-    const v = p.Value;
-    for (let i = 0; i < v.length; i++) {
-      if (v[i] === '\\' && i + 1 < v.length) { out.push({ c: v[i]! + v[i + 1]!, esc: true }); i++; continue; }
-      out.push({ c: v[i]!, esc: false });
+    if (p.type !== 'Lit') {
+      if (run) { out.push(run); run = ''; }
+      out.push(p);
+      continue;
     }
+    const v = p.Value;
+    let from = 0;
+    for (let i = 0; i < v.length; i++) {
+      const c = v.charCodeAt(i);
+      if (c === 0x5c) { i++; continue; } // `\x` stays in the run
+      const t = c === 0x7b ? OPEN : c === 0x2c ? COMMA : c === 0x7d ? CLOSE : -1;
+      if (t < 0) continue;
+      run += v.slice(from, i);
+      if (run) { out.push(run); run = ''; }
+      out.push(t as BTok);
+      from = i + 1;
+    }
+    run += v.slice(from);
   }
+  if (run) out.push(run);
   return out;
 }
 
-function isCh(t: BTok | undefined, c: string): boolean { return !!t && 'c' in t && !t.esc && t.c === c; }
-
+/** The items of a sequence expression `{a..b[..step]}`, or undefined when `inner` is not one. */
 function seqExpand(inner: BTok[]): string[] | undefined {
-  if (inner.some((t) => !('c' in t) || t.esc)) return undefined;
-  const s = inner.map((t) => (t as { c: string }).c).join('');
+  const s = inner.length === 1 ? inner[0] : undefined;
+  if (typeof s !== 'string' || s.includes('\\')) return undefined;
   let m = /^(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?$/.exec(s);
   if (m) {
     // bash (mkseq) leaves the sequence unexpanded when it would have more than INT_MAX-2 elements
@@ -175,46 +192,61 @@ function seqExpand(inner: BTok[]): string[] | undefined {
   return undefined;
 }
 
+/** The token lists `toks` expands to; `[toks]` itself when it has no brace expression. */
 function expandBraceToks(toks: BTok[]): BTok[][] {
   for (let i = 0; i < toks.length; i++) {
-    if (!isCh(toks[i], '{')) continue;
-    // find matching close
+    if (toks[i] !== OPEN) continue;
     let depth = 0;
     const commas: number[] = [];
     let close = -1;
     for (let j = i; j < toks.length; j++) {
-      if (isCh(toks[j], '{')) depth++;
-      else if (isCh(toks[j], '}')) { if (--depth === 0) { close = j; break; } }
-      else if (isCh(toks[j], ',') && depth === 1) commas.push(j);
+      const t = toks[j];
+      if (t === OPEN) depth++;
+      else if (t === CLOSE) { if (--depth === 0) { close = j; break; } }
+      else if (t === COMMA && depth === 1) commas.push(j);
     }
     if (close < 0) continue;
     const pre = toks.slice(0, i);
-    const post = toks.slice(close + 1);
-    let alts: BTok[][];
+    const out: BTok[][] = [];
     if (commas.length === 0) {
       const seq = seqExpand(toks.slice(i + 1, close));
       if (!seq) continue;
-      alts = seq.map((s) => [...s].map((c) => ({ c, esc: false })));
-    } else {
-      alts = [];
-      let start = i + 1;
-      for (const c of [...commas, close]) { alts.push(toks.slice(start, c)); start = c; start++; }
+      const posts = expandBraceToks(toks.slice(close + 1));
+      for (const s of seq) for (const px of posts) out.push(joinToks(pre, s, px));
+      return out;
     }
-    const out: BTok[][] = [];
-    const posts = expandBraceToks(post);
-    for (const a of alts) for (const ax of expandBraceToks(a)) for (const px of posts) out.push([...pre, ...ax, ...px]);
+    const posts = expandBraceToks(toks.slice(close + 1));
+    let start = i + 1;
+    for (const c of [...commas, close]) {
+      for (const ax of expandBraceToks(toks.slice(start, c))) for (const px of posts) out.push(joinToks(pre, ax, px));
+      start = c + 1;
+    }
     return out;
   }
   return [toks];
 }
 
-function toksToWord(toks: BTok[]): Word {
+/** `pre`, `mid` and `post` in one list (concat() costs more than the copy at 50,000 items). */
+function joinToks(pre: BTok[], mid: BTok[] | string, post: BTok[]): BTok[] {
+  const out = pre.slice();
+  if (typeof mid === 'string') out.push(mid);
+  else for (let i = 0; i < mid.length; i++) out.push(mid[i]!);
+  for (let i = 0; i < post.length; i++) out.push(post[i]!);
+  return out;
+}
+
+const braceChars = ['{', ',', '}'];
+
+/** An expanded item: a string for an item of literal text alone (most: `{1..5000}`), else a word. */
+function toksToWord(toks: BTok[]): Word | string {
+  if (toks.length === 1 && typeof toks[0] === 'string') return toks[0];
   const parts: WordPart[] = [];
   let lit = '';
   for (const t of toks) {
-    if ('c' in t) { lit += t.c; continue; }
+    if (typeof t === 'string') { lit += t; continue; }
+    if (typeof t === 'number') { lit += braceChars[t]; continue; }
     if (lit) { parts.push({ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: lit }); lit = ''; }
-    parts.push(t.part);
+    parts.push(t);
   }
   if (lit) parts.push({ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: lit });
   // bash expands braces in the raw text: `$a{b,c}` is `$ab $ac`, `{$a,b}_x` has `$a_x`
@@ -230,7 +262,8 @@ function toksToWord(toks: BTok[]): Word {
   return { type: 'Word', Parts: parts };
 }
 
-export function braceExpand(w: Word): Word[] {
+/** The words `w` brace-expands to; a string is an item of literal text alone (a Lit's raw value). */
+export function braceExpand(w: Word): Array<Word | string> {
   if (!w.Parts.some((p) => p.type === 'Lit' && p.Value.includes('{'))) return [w];
   const toks = braceTokens(w);
   const res = expandBraceToks(toks);
@@ -404,6 +437,8 @@ function replParts(pe: ParamExp): { orig: Word | null; with: Word | null } {
 }
 /** Unquoted literal text that expands to itself as a single field (no escapes, tilde, braces, glob characters). */
 const plainLit = (v: string): boolean => v !== '' && !/[\\~{*?(]/.test(v) && (!v.includes('[') || !hasMeta(v));
+/** A word of one literal part of raw text `v`. */
+const litWord = (v: string): Word => ({ type: 'Word', Parts: [{ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: v }] });
 /** Whether `s` contains one of the characters of `set`. */
 function hasChar(s: string, set: string): boolean {
   for (let i = 0; i < s.length; i++) if (set.includes(s[i]!)) return true;
@@ -425,7 +460,9 @@ export class Expander {
       const p0 = w0.Parts.length === 1 ? w0.Parts[0]! : undefined;
       if (p0 && p0.type === 'CmdSubst') { this.substFields(await this.sh.cmdSubst(p0.Stmts), out); continue; }
       const ws = this.sh.posix ? [w0] : braceExpand(w0);
-      for (const w of ws) {
+      for (const b of ws) {
+        if (typeof b === 'string' && plainLit(b)) { out.push(b); continue; }
+        const w = typeof b === 'string' ? litWord(b) : b;
         const fb = new FieldBuilder(this.ifs());
         await this.word(w, fb, false, true);
         this.globFields(fb, out);
@@ -1047,7 +1084,9 @@ export class Expander {
       }
       if (p0 && p0.type === 'DblQuoted' && this.quotedFieldSync(p0, out)) continue;
       const ws = this.sh.posix ? [w0] : braceExpand(w0);
-      for (const w of ws) {
+      for (const b of ws) {
+        if (typeof b === 'string' && plainLit(b)) { out.push(b); continue; }
+        const w = typeof b === 'string' ? litWord(b) : b;
         const fb = new FieldBuilder(this.ifs());
         this.wordSync(w, fb, false, true);
         this.globFields(fb, out);
