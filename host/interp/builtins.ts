@@ -7,7 +7,7 @@ import type { Job, Shell, Var } from './runner.ts';
 import { errnoMsg, optionLetters, tempScopes, traceWord } from './runner.ts';
 import { declWords, parseScript } from './reparse.ts';
 import { DiscardError, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
-import { readSome, readByteSync, AGAIN, TIMEOUT } from './io.ts';
+import { readSome, readByteSync, readPath, AGAIN, TIMEOUT } from './io.ts';
 import { ansiC, shellQuote } from './expand.ts';
 import { testArgs } from './test.ts';
 import { formatHashTable } from './command-hash.ts';
@@ -1448,7 +1448,7 @@ def(['source', '.'], async (sh, args) => {
   }
   p ??= path.resolve(sh.cwd, file);
   let src: string;
-  try { src = fs.readFileSync(Buffer.from(p, 'latin1')).toString('latin1'); } catch (e) {
+  try { src = (await readPath(Buffer.from(p, 'latin1'))).toString('latin1'); } catch (e) {
     await ((e as NodeJS.ErrnoException).code === 'EISDIR' ? errOut(sh, args[0]!, `${file}: is a directory`) : errOut(sh, file, errnoMsg(e)));
     await sh.returnTrap(); // bash runs the RETURN trap even when the file cannot be read
     return 1;

@@ -7,7 +7,7 @@ import { isatty } from 'node:tty';
 import { constants as osConstants } from 'node:os';
 import { parseScript, type DeferredParseError, type ParsedScript } from './reparse.ts';
 import { Shell, toBytes, fromBytes, optionLetters, setScriptRunner, signalListeners, type Options } from './runner.ts';
-import { inheritedFd, pendingBlockingOps } from './io.ts';
+import { inheritedFd, pendingBlockingOps, unblockOpens } from './io.ts';
 import { longOptNames, setLongOpt, shoptNames } from './builtins.ts';
 import { isName } from './names.ts';
 
@@ -307,6 +307,7 @@ function installSignalHandlers(sh: Shell): void {
       const status = 128 + SIGNUM[sig]!;
       sh.cancelWith(status);
       killChildren(sh, sig);
+      unblockOpens();
       // a builtin blocked reading a socket in a libuv thread would make process.exit() hang
       // (libuv joins its threads at exit): then die by the signal itself, like a shell does
       const reraise = (): void => { process.removeAllListeners(sig); process.kill(process.pid, sig); };

@@ -139,7 +139,27 @@ function nonBlockingTwin(n: number): { fd: number; st: fs.Stats; fifoWriter: boo
 }
 
 export function openFile(p: Buffer | string, flags: number, mode = 0o666): OsFd {
-  const fd = fs.openSync(p, flags, mode);
+  return wrapFile(p, fs.openSync(p, flags, mode), flags);
+}
+
+/**
+ * openFile for a redirection or `$(<file)`. Opening a FIFO for reading or writing only waits for
+ * its other end, which may be an in-process job of this very shell (`echo hi >fifo & read l
+ * <fifo`): that wait is made in a libuv thread, so the event loop runs on. A writer whose reader
+ * is already there opens at once, as does every other file.
+ */
+export async function openPath(p: Buffer | string, flags: number, mode = 0o666): Promise<OsFd> {
+  const C = fs.constants, acc = flags & 3;
+  let fifo = false;
+  if (acc !== C.O_RDWR) try { fifo = fs.statSync(p).isFIFO(); } catch { /* the open reports it */ }
+  if (!fifo) return openFile(p, flags, mode);
+  if (acc === C.O_WRONLY) {
+    try { fs.closeSync(fs.openSync(p, C.O_WRONLY | C.O_NONBLOCK)); return openFile(p, flags, mode); } catch (e: any) { if (e?.code !== 'ENXIO') throw e; }
+  }
+  return wrapFile(p, await openInThread(p, flags, mode), flags);
+}
+
+function wrapFile(p: Buffer | string, fd: number, flags: number): OsFd {
   let nb: number | undefined;
   try {
     const st = fs.fstatSync(fd);
@@ -318,6 +338,28 @@ function pause(attempt: number, unref = false): Promise<void> {
     const t = attempt < 8 ? setImmediate(res) : setTimeout(res, Math.min(10, attempt - 6));
     if (unref) t.unref();
   });
+}
+
+/**
+ * FIFO opens waiting in a libuv thread for the other end. At exit and on cancellation each is
+ * given one for a moment (unblockOpens): libuv joins its threads at exit, and would wait for ever.
+ */
+const blockedOpens = new Set<{ p: Buffer | string; reader: boolean }>();
+
+function openInThread(p: Buffer | string, flags: number, mode: number): Promise<number> {
+  const op = { p, reader: (flags & 3) === fs.constants.O_RDONLY };
+  if (blockedOpens.size === 0) process.once('exit', unblockOpens);
+  blockedOpens.add(op);
+  return new Promise((res, rej) => fs.open(p, flags, mode, (e, fd) => {
+    blockedOpens.delete(op);
+    if (blockedOpens.size === 0) process.removeListener('exit', unblockOpens);
+    if (e) rej(e); else res(fd);
+  }));
+}
+
+export function unblockOpens(): void {
+  const C = fs.constants;
+  for (const op of blockedOpens) try { fs.closeSync(fs.openSync(op.p, (op.reader ? C.O_WRONLY : C.O_RDONLY) | C.O_NONBLOCK)); } catch { /* gone */ }
 }
 
 let blockingOps = 0;
@@ -550,6 +592,15 @@ export async function readSome(f: OsFd | undefined, max: number, deadline?: numb
       throw e;
     }
   }
+}
+
+/** A file's contents (`$(<file)`, `source`): a FIFO's are read in-process until its writers are gone. */
+export async function readPath(p: Buffer): Promise<Buffer> {
+  let fifo = false;
+  try { fifo = fs.statSync(p).isFIFO(); } catch { /* readFileSync reports it */ }
+  if (!fifo) return fs.readFileSync(p);
+  const f = (await openPath(p, fs.constants.O_RDONLY)).retain();
+  try { return await readAll(f); } finally { f.release(); }
 }
 
 export async function readAll(f: OsFd | undefined): Promise<Buffer> {

@@ -12,7 +12,7 @@ import { Arith, ArithError } from './arith.ts';
 import { Expander, scalarValue, shellQuote } from './expand.ts';
 import { hasUtf8Codeset, isUtf8LocaleName } from './utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
-import { FdTable, OsFd, drainHeld, isSigPipe, makeFifoPath, makePipe, openFile, readAll, tryWriteSync, writeAll } from './io.ts';
+import { FdTable, OsFd, drainHeld, isSigPipe, makeFifoPath, makePipe, openFile, openPath, readAll, readPath, tryWriteSync, writeAll } from './io.ts';
 import { matchExtPattern } from './pattern.ts';
 import { parse, ParseError } from './parser.ts';
 import { arithTextWord, badAssigns, declWords, parseScript, rawArith, type DeferredParseError } from './reparse.ts';
@@ -1779,7 +1779,7 @@ export class Shell {
     // $(< file)
     if (stmts.length === 1 && stmts[0]!.Cmd === null && stmts[0]!.Redirs.length === 1 && stmts[0]!.Redirs[0]!.Op === Tok.rdrIn) {
       const p = await this.ex.literal(stmts[0]!.Redirs[0]!.Word);
-      try { return fs.readFileSync(this.pathBuf(p)).toString('latin1').replace(/\n+$/, ''); } catch (e: any) {
+      try { return (await readPath(this.pathBuf(p))).toString('latin1').replace(/\n+$/, ''); } catch (e: any) {
         await this.err(`${p}: ${errnoMsg(e)}`); return '';
       }
     }
@@ -1810,7 +1810,7 @@ export class Shell {
   async catFile(w: Word): Promise<number> {
     const p = await this.ex.literal(w);
     let data: Buffer;
-    try { data = fs.readFileSync(this.pathBuf(p)); } catch (e: any) {
+    try { data = await readPath(this.pathBuf(p)); } catch (e: any) {
       await this.err(`${p}: ${errnoMsg(e)}`);
       return 1;
     }
@@ -1942,7 +1942,7 @@ export class Shell {
           try { if (fs.statSync(this.pathBuf(p)).isFile()) throw new ShellError(`${p}: cannot overwrite existing file`, 1); } catch (e) { if (e instanceof ShellError) throw e; }
         }
         this.applyUmask();
-        try { return openFile(this.pathBuf(p), flags); } catch (e: any) {
+        try { return await openPath(this.pathBuf(p), flags); } catch (e: any) {
           throw new ShellError(`${p}: ${errnoMsg(e)}`, 1);
         }
       };

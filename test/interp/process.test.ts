@@ -2,6 +2,8 @@
 // the shell's streams open); on a PTY, external commands stay in the foreground process
 // group so they can read /dev/tty.
 import { expect } from 'chai';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -65,6 +67,29 @@ describe('interp process control', function () {
     expect(Date.now() - t0).to.be.lessThan(3000);
     expect(out).to.equal('waiting\n');
   });
+
+  // opening a FIFO waits for its other end in a libuv thread: cancellation must not wait for it,
+  // and neither may the exit that follows (libuv joins its threads then)
+  for (const redir of ['read x <f', 'exec 3>f']) {
+    it(`stays cancellable while a redirection waits for a FIFO's other end: ${redir}`, async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'interp-fifo-'));
+      try {
+        const child = spawn(process.execPath, ['--import', 'tsx', entry, '-c', `cd '${dir}' && mkfifo f && echo waiting; ${redir}; echo not-reached`], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+        const closed = new Promise<string>((res) => child.on('close', (code, signal) => res(signal ?? String(code))));
+        for (let i = 0; i < 100 && !out.includes('waiting'); i++) await sleep(100);
+        await sleep(200);
+        child.kill('SIGTERM');
+        const t0 = Date.now();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        expect(await closed).to.equal('143');
+        clearTimeout(timer);
+        expect(Date.now() - t0).to.be.lessThan(1000); // (not the 1.5 s fallback of death by the signal)
+        expect(out).to.equal('waiting\n');
+      } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+    });
+  }
 
   it('runs external commands in the foreground process group on a PTY (/dev/tty input works)', async () => {
     const require = createRequire(import.meta.url);
