@@ -5,9 +5,28 @@ import { Tok, type ArithmExpr, type BinaryArithm, type ParamExp, type UnaryArith
 import { rawArith } from './reparse.ts';
 import { isName } from './names.ts';
 
+/** Runs `f`, marking an arithmetic error it throws as hard (see ArithError.hard). */
+export function hardArith<T>(f: () => T): T {
+  try { return f(); } catch (e) { if (e instanceof ArithError) e.hard = true; throw e; }
+}
+
 export class ArithError extends Error {
   /** Source offset of the operator that failed (for bash's "error token is"). */
   tokenPos: number | undefined;
+  /** The same in the text a TextParser read (variable values, `let` words, spliced expressions), and that text. */
+  textTokenPos: number | undefined;
+  textExpr: string | undefined;
+  /** Raised by evalexp outside an expansion (an integer variable's value, an array subscript): bash's jump to the top level ends a `-c` string too. */
+  hard = false;
+  /** Names the builtin that assigned (bash: `declare: 1/0: division by 0 …`). */
+  inBuiltin(name: string): void {
+    if (this.hard && !this.named) { this.expr = `${name}: ${this.expr.replace(/^\s+/, '')}`; this.named = true; }
+  }
+  private named = false;
+  /** Sets the token from textTokenPos in textExpr. */
+  textToken(): void {
+    if (this.textTokenPos !== undefined && this.textExpr !== undefined && this.token === undefined && this.message !== 'exponent less than 0') this.token = this.textExpr.slice(this.textTokenPos).replace(/^\s+/, '');
+  }
   token: string | undefined;
   constructor(message: string, public expr = '') { super(message); }
   /** bash's message: the expression, the error and its token. */
@@ -48,7 +67,7 @@ type ANode =
   | { k: 'var'; name: string; index?: ANode | string }
   | { k: 'un'; op: string; x: ANode }
   | { k: 'inc'; op: '++' | '--'; post: boolean; x: ANode }
-  | { k: 'bin'; op: string; x: ANode; y: ANode; opPos?: number }
+  | { k: 'bin'; op: string; x: ANode; y: ANode; opPos?: number; textPos?: number; text?: string }
   | { k: 'asg'; op: string; x: ANode; y: ANode }
   | { k: 'cond'; c: ANode; t: ANode; f: ANode };
 
@@ -129,9 +148,10 @@ class TextParser {
       if (op === '++' || op === '--') op = op[0]!; // after an operand that is not a name: `5--3` is 5 - -3
       const p = binPrec[op];
       if (p === undefined || p < minPrec || op === ',') break;
+      const opPos = this.i;
       this.i += op.length;
       const y = op === '**' ? this.binary(p) : this.binary(p + 1);
-      x = { k: 'bin', op, x, y };
+      x = { k: 'bin', op, x, y, textPos: opPos, text: this.s };
     }
     return x;
   }
@@ -213,6 +233,8 @@ export function parseNumber(t: string): bigint {
 
 export class Arith {
   depth = 0;
+  /** Set while `let` evaluates its arguments: they are ordinary words, quotes and all removed. */
+  inLet = false;
   constructor(readonly host: ArithHost) {}
 
   /** Evaluates arithmetic text (variable values, `let` arguments, array subscripts). */
@@ -221,17 +243,25 @@ export class Arith {
     const p = new TextParser(s);
     const n = p.parseExpr();
     p.ws();
-    if (p.i < s.length) p.err('syntax error in expression');
-    return this.evalNode(n);
+    if (p.i < s.length) p.err(trailingError(s[p.i]!));
+    try { return this.evalNode(n); } catch (e) {
+      // (bash reports the innermost text evaluated, and its rest after the failing operator)
+      if (e instanceof ArithError && !e.expr) {
+        e.expr = s;
+        if (e.textExpr === s) e.textToken();
+      }
+      throw e;
+    }
   }
 
   private varValue(name: string, index: ANode | string | undefined): bigint {
     const idx = index === undefined ? undefined : this.indexText(name, index);
     const v = this.host.get(name, idx);
     if (v === undefined) { this.host.nounset(name); return 0n; }
-    if (this.depth > 100) throw new ArithError('expression recursion level exceeded');
     const t = v.trim();
     if (/^-?(?:0|[1-9][0-9]*)$/.test(t) && t.length < 19) return BigInt(t);
+    // (bash's limit: the 1023rd nested value fails)
+    if (this.depth >= 1022) { const e = new ArithError('expression recursion level exceeded', v); e.token = v; throw e; }
     this.depth++;
     try { return this.evalString(v); } finally { this.depth--; }
   }
@@ -278,6 +308,7 @@ export class Arith {
         const x = this.evalNode(n.x), y = this.evalNode(n.y);
         try { return binop(n.op, x, y); } catch (e) {
           if (e instanceof ArithError && n.opPos !== undefined && e.tokenPos === undefined) e.tokenPos = n.opPos + n.op.length;
+          if (e instanceof ArithError && n.textPos !== undefined && e.textTokenPos === undefined) { e.textTokenPos = n.textPos + n.op.length; e.textExpr = n.text; }
           throw e;
         }
       }
@@ -311,7 +342,8 @@ export class Arith {
           }
           return { k: 'var', name, index: { k: 'num', v: await this.evalAst(index) } };
         }
-        return this.valueTree(e, await this.host.expandWord(e));
+        const v = await this.host.expandWord(e);
+        return this.valueTree(e, this.inLet ? v : sglQuoted(e, v));
       }
     }
   }
@@ -330,7 +362,7 @@ export class Arith {
       const p = new TextParser(s);
       const n = p.parseExpr();
       p.ws();
-      if (p.i < s.length) p.err('syntax error in expression');
+      if (p.i < s.length) p.err(trailingError(s[p.i]!));
       return n;
     } catch (err) {
       // `1+` on its own is an error, `$x 2` with x='1+' is not: the spliced text decides
@@ -455,10 +487,18 @@ export class Arith {
         const s = this.host.expandWordSync!(e);
         // literal text (a single Lit) expands to itself whatever the state: the tree is constant
         if (!(p && p.type === 'Lit')) this.dynamic = true;
-        return this.valueTree(e, s);
+        return this.valueTree(e, this.inLet ? s : sglQuoted(e, s));
       }
     }
   }
+}
+
+/**
+ * bash's error for what follows a whole expression: another operand or an operator that cannot
+ * go there is "in expression"; a character that is no operator at all (`@`, `'`, `.`, `)`…) is not.
+ */
+function trailingError(c: string): string {
+  return /[\w+\-*\/%<>=!&|^~?:,(]/.test(c) ? 'syntax error in expression' : 'syntax error: invalid arithmetic operator';
 }
 
 /** Parses arithmetic text that has been expanded (bash's second reading of `$((…))`). */
@@ -468,7 +508,7 @@ function parseExpanded(s: string): ANode {
   try {
     const n = p.parseExpr();
     p.ws();
-    if (p.i < s.length) p.err(s[p.i] === ')' ? 'syntax error: invalid arithmetic operator' : 'syntax error in expression');
+    if (p.i < s.length) p.err(trailingError(s[p.i]!));
     return n;
   } catch (e) {
     if (e instanceof ArithError) e.expr = s.replace(/^\s+/, ''); // bash shows it from its first token
@@ -496,6 +536,19 @@ function binaryNode(op: string, e: BinaryArithm, x: ANode, y: ANode): ANode {
 function condBranches(y: ArithmExpr): BinaryArithm {
   if (y.type !== 'BinaryArithm' || y.Op !== Tok.colon) throw new ArithError('syntax error');
   return y;
+}
+
+/**
+ * A word's value in arithmetic: bash removes double quotes there but not single quotes, which
+ * are then a syntax error (`$(( '1' + 2 ))`); such a word keeps its quotes so the text fails.
+ */
+function sglQuoted(e: Word, s: string): string {
+  // (`$'…'` too: bash turns it into '…' there)
+  if (!e.Parts.some(p => p.type === 'SglQuoted')) return s;
+  if (e.Parts.every(p => p.type === 'Lit' || (p.type === 'SglQuoted' && !p.Dollar))) {
+    return e.Parts.map(p => p.type === 'Lit' ? p.Value : `'${(p as { Value: string }).Value}'`).join('');
+  }
+  return `'${s}'`;
 }
 
 /** `a[i]` / `${a[i]}` without operators: a variable reference with a subscript. */

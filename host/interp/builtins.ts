@@ -4,11 +4,11 @@ import * as path from 'node:path';
 import { isatty } from 'node:tty';
 import type { Assign, Word } from './ast.ts';
 import type { Job, Shell, Var } from './runner.ts';
-import { errnoMsg, optionLetters, tempScopes, traceWord } from './runner.ts';
+import { errnoMsg, optionLetters, savedOpts, tempScopes, traceWord } from './runner.ts';
 import { declWords, parseScript } from './reparse.ts';
 import { DiscardError, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { readSome, readByteSync, readPath, AGAIN, TIMEOUT } from './io.ts';
-import { ansiC, shellQuote } from './expand.ts';
+import { ansiC, ansicQuote, needsAnsiC, shellQuote } from './expand.ts';
 import { testArgs } from './test.ts';
 import { formatHashTable } from './command-hash.ts';
 import { isExecFile, lookPath, reportSignal, reportsSignal, runExternal } from './exec.ts';
@@ -82,7 +82,7 @@ def(['echo'], async (sh, args) => {
 syncBuiltins.set('echo', (sh, args) => sh.writeFdSync(1, echoText(sh, args), 'echo'));
 
 function echoText(sh: Shell, args: string[]): string {
-  let i = 1, nl = true, esc = false;
+  let i = 1, nl = true, esc = sh.shopt.has('xpg_echo');
   for (; i < args.length; i++) {
     const a = args[i]!;
     if (!/^-[neE]+$/.test(a)) break;
@@ -90,13 +90,19 @@ function echoText(sh: Shell, args: string[]): string {
   }
   let s = args.slice(i).join(' ');
   if (esc) {
-    const c = s.indexOf('\\c');
+    const c = escapeCIndex(s);
     let stop = false;
     if (c >= 0) { s = s.slice(0, c); stop = true; }
     s = echoEscapes(s, false, sh.utf8Escapes());
     if (stop) nl = false;
   }
   return nl ? s + '\n' : s;
+}
+
+/** Where an unescaped `\c` starts in `s` (-1: none); `\\` is one escaped backslash. */
+function escapeCIndex(s: string): number {
+  for (let i = s.indexOf('\\'); i >= 0 && i < s.length - 1; i = s.indexOf('\\', i + 2)) if (s[i + 1] === 'c') return i;
+  return -1;
 }
 
 function echoEscapes(s: string, bareOctal: boolean, utf8: boolean): string {
@@ -382,7 +388,7 @@ export function formatPrintf(fmt: string, args: string[], errs: string[], tz: ()
         case 's': { let s = arg ?? ''; if (prec !== undefined) s = s.slice(0, prec); o += pad(s, width, left); break; }
         case 'b': {
           let s = arg ?? '';
-          const ci = s.indexOf('\\c');
+          const ci = escapeCIndex(s);
           if (ci >= 0) { s = s.slice(0, ci); stop = true; }
           s = echoEscapes(s, true, utf8);
           if (prec !== undefined) s = s.slice(0, prec);
@@ -390,7 +396,7 @@ export function formatPrintf(fmt: string, args: string[], errs: string[], tz: ()
           if (stop) return;
           break;
         }
-        case 'q': o += pad(arg === undefined ? "''" : bashQuote(arg), width, left); break;
+        case 'q': o += pad(arg === undefined ? "''" : bashQuote(arg, utf8), width, left); break;
         case 'c': o += pad(arg === undefined || arg === '' ? '\0' : arg.slice(0, 1), width, left); break;
         case 'd': case 'i': {
           const v = BigInt.asIntN(64, numArg(arg, errs));
@@ -423,11 +429,12 @@ export function formatPrintf(fmt: string, args: string[], errs: string[], tz: ()
   return { out: o, stop };
 }
 
-function bashQuote(s: string): string {
+function bashQuote(s: string, utf8: boolean): string {
   if (s === '') return "''";
   if (/^[a-zA-Z0-9_@%+=:,./-]+$/.test(s)) return s;
-  if (/[\x00-\x1f\x7f]/.test(s)) return shellQuote(s);
-  return s.replace(/([^a-zA-Z0-9_@%+=:,./-])/g, '\\$1');
+  if (needsAnsiC(s, utf8)) return ansicQuote(s, utf8);
+  // (sh_backslash_quote: characters of a multibyte UTF-8 sequence are not quoted)
+  return s.replace(/([^a-zA-Z0-9_@%+=:,./\x80-\xff-])/g, '\\$1');
 }
 
 def(['printf'], async (sh, args) => {
@@ -530,6 +537,11 @@ function dotDotOk(cwd: string, dir: string): boolean {
 }
 
 def(['cd'], async (sh, args) => {
+  for (const a of args.slice(1)) {
+    if (a === '--' || !/^-./.test(a)) break;
+    const bad = [...a.slice(1)].find((c) => !'LPe@'.includes(c));
+    if (bad) return usageErr(sh, 'cd', `-${bad}: invalid option`);
+  }
   const physical = args.slice(1).some((x) => /^-[LPe@]*P[LPe@]*$/.test(x));
   let a = args.slice(1).filter((x) => !/^-[LPe@]+$/.test(x));
   if (a[0] === '--') a = a.slice(1);
@@ -686,7 +698,11 @@ def(['exit'], async (sh, args) => {
 });
 def(['return'], async (sh, args) => {
   const v = statusArg(sh, args[1], 'return');
-  if (typeof v === 'string') { await sh.err(v); throw new ReturnSignal(2); }
+  if (typeof v === 'string') {
+    await sh.err(v);
+    if (sh.funcDepth === 0 && !sh.sourcing) { await errOut(sh, 'return', "can only `return' from a function or sourced script"); return 2; }
+    throw new ReturnSignal(2);
+  }
   if (args.length > 2) throw new DiscardError('return: too many arguments', 1, true);
   if (sh.funcDepth === 0 && !sh.sourcing) { await errOut(sh, 'return', "can only `return' from a function or sourced script"); return 2; }
   throw new ReturnSignal(v);
@@ -735,13 +751,14 @@ export interface DeclItem { flag?: string; name?: string; index?: string; value?
 
 function names_(items: DeclItem[]): DeclItem[] { return items.filter((i) => i.name !== undefined); }
 
-function parseDeclArgs(args: string[]): DeclItem[] {
+/** `st.done`: options ended (`--` or a name), across the words of one command. */
+function parseDeclArgs(args: string[], st = { done: false }): DeclItem[] {
   const items: DeclItem[] = [];
-  let flagsDone = false;
   for (const a of args) {
-    if (!flagsDone && a === '--') { flagsDone = true; continue; }
-    if (!flagsDone && /^[-+][a-zA-Z]+$/.test(a)) { items.push({ flag: a }); continue; }
-    flagsDone = true;
+    if (!st.done && a === '--') { st.done = true; continue; }
+    // (any other character is an invalid option: `-@`)
+    if (!st.done && /^[-+][^]+$/.test(a)) { items.push({ flag: a }); continue; }
+    st.done = true;
     const m = /^([a-zA-Z_][a-zA-Z0-9_]*)(\[[^\]]*\])?(\+?=)?(.*)$/s.exec(a);
     if (!m || (!m[3] && m[4] !== '')) { items.push({ name: a }); continue; }
     const it: DeclItem = { name: m[1]! };
@@ -756,6 +773,7 @@ function parseDeclArgs(args: string[]): DeclItem[] {
 export async function declare(sh: Shell, variant: string, items: DeclItem[]): Promise<number> {
   const on = new Set<string>(), off = new Set<string>();
   const allowed = variant === 'export' || variant === 'readonly' ? 'aAfnp' : 'aAfFgiIlnprtux';
+  if (variant === 'local' && sh.funcDepth === 0) { await errOut(sh, 'local', 'can only be used in a function'); return 1; }
   for (const it of items) for (const c of it.flag?.slice(1) ?? '') if (!allowed.includes(c)) return usageErr(sh, variant, `${it.flag![0]}${c}: invalid option`);
   for (const it of items) if (it.flag) for (const c of it.flag.slice(1)) (it.flag[0] === '-' ? on : off).add(c);
   if (variant === 'export') {
@@ -766,6 +784,13 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
   if (variant === 'readonly') on.add('r');
   const local = variant === 'local' || ((variant === 'declare' || variant === 'typeset') && sh.funcDepth > 0 && !on.has('g'));
   if (variant === 'local' && sh.funcDepth === 0) { await errOut(sh, 'local', 'can only be used in a function'); return 1; }
+  if (variant === 'local' && items.some((i) => i.name === '-' && i.value === undefined)) {
+    // `local -`: the shell options come back when the function returns
+    const sc = localScope(sh);
+    if (!savedOpts.has(sc)) savedOpts.set(sc, { ...sh.opts });
+    items = items.filter((i) => !(i.name === '-' && i.value === undefined));
+    if (!items.some((i) => i.name !== undefined)) return 0;
+  }
   const names = items.filter((i) => i.name !== undefined);
   if (on.has('f') || on.has('F')) {
     let st = 0;
@@ -793,16 +818,16 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
         sh.funcAttrs.set(f, [...a].sort().join(''));
         continue;
       }
-      await out(sh, on.has('F') ? f + '\n' : `${sh.functionText(f)}\n${on.has('p') && sh.funcAttrs.get(f) ? attrLine(f) : ''}`);
+      await out(sh, on.has('F') ? (sh.shopt.has('extdebug') ? sh.funcWhere(f) : f) + '\n' : `${sh.functionText(f)}\n${on.has('p') && sh.funcAttrs.get(f) ? attrLine(f) : ''}`);
     }
     return st;
   }
   if (names.length === 0 || on.has('p')) {
     if (variant === 'export' || variant === 'readonly') {
       const flag = variant === 'export' ? 'x' : 'r';
-      for (const n of sh.varNames().sort()) {
-        const v = sh.getVarRaw(n)!;
-        if (flag === 'x' ? v.exported : v.readonly) await out(sh, sh.declareLine(n) + '\n');
+      for (const n of sh.varNames(true).sort()) {
+        const v = sh.getVarRaw(n);
+        if (v && (flag === 'x' ? v.exported : v.readonly)) await out(sh, sh.declareLine(n) + '\n');
       }
       return 0;
     }
@@ -813,12 +838,15 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
       return 0;
     }
     if (names.length === 0) {
-      for (const n of sh.varNames().sort()) {
+      for (const n of sh.varNames(on.size > 0).sort()) {
         const attrs = sh.attrString(n, true);
-        if (on.size && ![...on].filter((c) => c !== 'p').every((c) => attrs.includes(c))) continue;
-        const v = sh.getVarRaw(n)!;
-        if (on.has('p') || on.size) await out(sh, sh.declareLine(n) + '\n');
-        else await out(sh, `${n}=${v.arr || v.assoc ? sh.declareLine(n).replace(/^declare -\S+ [^=]+=/, '') : shQuoteValue(v.str ?? '')}\n`);
+        // (-g only chooses the scope: `declare -g` lists like `declare`, `declare -pg` like `declare -p`)
+        const want = [...on].filter((c) => c !== 'p' && c !== 'g');
+        if (!want.every((c) => attrs.includes(c))) continue;
+        const v = sh.getVarRaw(n);
+        if (!v) continue;
+        if (on.has('p') || want.length) await out(sh, sh.declareLine(n) + '\n');
+        else await out(sh, `${n}=${v.arr || v.assoc ? sh.declareLine(n).replace(/^declare -\S+ [^=]+=/, '') : shQuoteValue(v.str ?? '', sh.utf8Locale())}\n`);
       }
       return 0;
     }
@@ -834,6 +862,7 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
   let st = 0;
   for (const it of names) {
     const name = it.name!;
+    if (name === '-' && variant === 'local' && it.value === undefined) { sh.saveLocalOpts(); continue; }
     if (!isName(name)) { await errOut(sh, variant, `\`${name}${it.value !== undefined ? '=' + it.value : ''}': not a valid identifier`); st = 1; continue; }
     if (it.index !== undefined && (variant === 'export' || variant === 'readonly')) { await errOut(sh, variant, `\`${name}[${it.index}]': not a valid identifier`); st = 1; continue; }
     if (on.has('n') && !it.arrayAssign) {
@@ -874,8 +903,10 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
     // a `name=(…)` argument that comes from an expansion is a compound assignment for an array
     const arrayAssign = it.arrayAssign ?? (it.value !== undefined && it.index === undefined && (v.arr || v.assoc) && /^\(.*\)$/s.test(it.value) ? textArrayAssign(name, it) : undefined);
     if (on.has('i')) v.integer = true; if (off.has('i')) v.integer = false;
-    if (on.has('l')) { v.lower = true; v.upper = false; } if (off.has('l')) v.lower = false;
-    if (on.has('u')) { v.upper = true; v.lower = false; } if (off.has('u')) v.upper = false;
+    // (-l and -u together cancel out, as in bash)
+    if (on.has('l') && !on.has('u')) { v.lower = true; v.upper = false; } if (off.has('l')) v.lower = false;
+    if (on.has('u') && !on.has('l')) { v.upper = true; v.lower = false; } if (off.has('u')) v.upper = false;
+    if (on.has('l') && on.has('u')) { v.lower = false; v.upper = false; }
     if (on.has('x')) v.exported = true; if (off.has('x')) v.exported = false;
     if (on.has('n')) v.nameref = true; if (off.has('n')) v.nameref = false;
     try {
@@ -937,9 +968,14 @@ function textArrayAssign(name: string, it: DeclItem): (Assign & { src: string })
   return a ? { ...a, src } : undefined;
 }
 
-function shQuoteValue(v: string): string {
+/** bash's sh_single_quote (alias listings): always '…', control characters as they are. */
+function singleQuote(v: string): string {
+  return "'" + v.replace(/'/g, "'\\''") + "'";
+}
+
+function shQuoteValue(v: string, utf8?: boolean): string {
   if (/^[a-zA-Z0-9_@%+=:,./-]*$/.test(v) && v !== '') return v;
-  return shellQuote(v);
+  return shellQuote(v, utf8);
 }
 
 for (const variant of ['declare', 'typeset', 'local', 'export', 'readonly']) {
@@ -1001,17 +1037,19 @@ export function declLastArg(variant: string, items: DeclItem[]): string {
 
 export async function declClause(sh: Shell, variant: string, assigns: Assign[]): Promise<number> {
   const items: DeclItem[] = [];
+  const st = { done: false };
   for (const a of assigns) {
     if (a.Naked && !a.Name) {
-      for (const f of await sh.ex.fields([a.Value!])) items.push(...parseDeclArgs([f]));
+      for (const f of await sh.ex.fields([a.Value!])) items.push(...parseDeclArgs([f], st));
       continue;
     }
     if (!a.Name) continue;
     if (a.Naked && declWords.size && declWords.has(a.Name.Value)) {
       // a word mvdan-sh rejected after an assignment (`local a=1 $name`), expanded now
       const w = wordOfText(declWords.get(a.Name.Value)!);
-      if (w) { for (const f of await sh.ex.fields([w])) items.push(...parseDeclArgs([f])); continue; }
+      if (w) { for (const f of await sh.ex.fields([w])) items.push(...parseDeclArgs([f], st)); continue; }
     }
+    st.done = true;
     const it: DeclItem = { name: a.Name.Value, append: a.Append };
     if (a.Index) it.index = await sh.subscriptText(a.Name.Value, a.Index);
     if (a.Array) it.arrayAssign = a;
@@ -1028,7 +1066,7 @@ async function traceDecl(sh: Shell, variant: string, items: DeclItem[]): Promise
   const lhs = (it: DeclItem): string => it.name! + (it.index !== undefined ? `[${it.index}]` : '');
   await sh.trace([variant, ...items.map((it) => it.flag ?? (it.value === undefined ? lhs(it) : `${lhs(it)}${it.append ? '+=' : '='}${it.value}`))]);
   if (variant === 'export' || variant === 'readonly') {
-    for (const it of items) if (it.name !== undefined && it.value !== undefined) await sh.traceRaw(`${lhs(it)}${it.append ? '+=' : '='}${traceWord(it.value)}`);
+    for (const it of items) if (it.name !== undefined && it.value !== undefined) await sh.traceRaw(`${lhs(it)}${it.append ? '+=' : '='}${traceWord(it.value, sh.utf8Locale())}`);
   }
 }
 
@@ -1043,7 +1081,25 @@ def(['unset'], async (sh, args) => {
   let mode = 'v';
   let st = 0;
   let explicitV = false;
-  for (const a of args.slice(1)) {
+  // (leading options as bash's internal_getopt reads them)
+  let first = 1, fv = '';
+  for (; first < args.length; first++) {
+    const a = args[first]!;
+    if (a === '--') { first++; break; }
+    if (!/^-./.test(a)) break;
+    for (const c of a.slice(1)) {
+      if (!'fvn'.includes(c)) return usageErr(sh, 'unset', `-${c}: invalid option`);
+      if (c !== 'n') fv += c;
+    }
+  }
+  if (fv.includes('f') && fv.includes('v')) { await errOut(sh, 'unset', 'cannot simultaneously unset a function and a variable'); return 1; }
+  for (let ai = 1; ai < args.length; ai++) {
+    const a = args[ai]!;
+    if (ai < first && a === '--') continue;
+    if (ai < first) {
+      for (const c of a.slice(1)) { if (c === 'v') explicitV = true; mode = c; }
+      continue;
+    }
     if (a === '-f') { mode = 'f'; continue; }
     if (a === '-v') { mode = 'v'; explicitV = true; continue; }
     if (a === '-n') { mode = 'n'; continue; }
@@ -1066,7 +1122,7 @@ def(['unset'], async (sh, args) => {
             if (i < 0) throw new ShellError(`[${sub}]: bad array subscript`, 1);
           }
           v.arr.delete(i);
-        } else if (v && v.str !== undefined) {
+        } else if (v) { // (a scalar, set or only declared)
           if (Number(sub) === 0) v.str = undefined; else throw new ShellError(`${m[1]}: not an array variable`, 1);
         }
         continue;
@@ -1111,7 +1167,7 @@ def(['set'], async (sh, args) => {
   if (args.length === 1) {
     for (const n of sh.varNames().sort()) {
       const v = sh.getVarRaw(n)!;
-      await out(sh, `${n}=${v.arr || v.assoc ? sh.declareLine(n).replace(/^declare -\S+ [^=]+=/, '') : shQuoteValue((n === 'SHELLOPTS' || n === 'BASHOPTS' ? sh.specialOrVar(n) : v.str) ?? '')}\n`);
+      await out(sh, `${n}=${v.arr || v.assoc ? sh.declareLine(n).replace(/^declare -\S+ [^=]+=/, '') : shQuoteValue((n === 'SHELLOPTS' || n === 'BASHOPTS' ? sh.specialOrVar(n) : v.str) ?? '', sh.utf8Locale())}\n`);
     }
     return 0;
   }
@@ -1153,6 +1209,11 @@ def(['shopt'], async (sh, args) => {
   let mode: 's' | 'u' | '' = '', quiet = false, print = false, oMode = false;
   const names: string[] = [];
   for (const a of args.slice(1)) {
+    if (names.length === 0 && a === '--') continue;
+    if (names.length === 0 && /^-./.test(a) && !/^-[supqo]+$/.test(a)) {
+      const bad = [...a.slice(1)].find((c) => !'supqo'.includes(c))!;
+      return usageErr(sh, 'shopt', `-${bad}: invalid option`);
+    }
     if (/^-[supqo]+$/.test(a)) { for (const c of a.slice(1)) { if (c === 's') mode = 's'; else if (c === 'u') mode = 'u'; else if (c === 'q') quiet = true; else if (c === 'p') print = true; else oMode = true; } continue; }
     names.push(a);
   }
@@ -1305,14 +1366,23 @@ def(['read'], async (sh, args) => {
       if (c === 'r') raw = true;
       else if (c === 's' || c === 'e') { /* no terminal handling */ }
       else if (c === 'd') { const v = val(); delim = v === '' ? '\0' : v[0]!; }
-      else if (c === 'n') max = Number(val());
-      else if (c === 'N') { max = Number(val()); exact = true; }
-      else if (c === 'u') fd = Number(val());
+      else if (c === 'n' || c === 'N') {
+        const v = val();
+        if (!/^\s*[-+]?[0-9]+$/.test(v) || Number(v) < 0) { await errOut(sh, 'read', `${v}: invalid number`); return 1; }
+        max = Number(v);
+        if (c === 'N') exact = true;
+      }
+      else if (c === 'u') {
+        const v = val();
+        if (!/^\s*[-+]?[0-9]+$/.test(v)) { await errOut(sh, 'read', `${v}: invalid file descriptor specification`); return 1; }
+        fd = Number(v);
+      }
       else if (c === 'a') arr = val();
       else if (c === 'p') prompt = val();
       else if (c === 't') {
-        const t = Number(val());
-        if (!(t >= 0)) { await errOut(sh, 'read', `${t}: invalid timeout specification`); return 1; }
+        const tv = val();
+        const t = /^[0-9]*\.?[0-9]*$/.test(tv) && /[0-9]/.test(tv) ? Number(tv) : NaN;
+        if (!(t >= 0)) { await errOut(sh, 'read', `${tv}: invalid timeout specification`); return 1; }
         if (t === 0) return sh.fds.get(fd) ? 0 : 1;
         deadline = Date.now() + t * 1000;
       }
@@ -1389,24 +1459,44 @@ syncBuiltins.set('read', (sh, args) => {
   return 0;
 });
 def(['mapfile', 'readarray'], async (sh, args) => {
-  let strip = false, delim = '\n', count = 0, origin = 0, skip = 0, fd = 0;
+  let strip = false, delim = '\n', count = 0, origin = 0, skip = 0, fd = 0, hasOrigin = false;
+  let callback: string | undefined, quantum = 5000;
   let i = 1;
+  const num = (v: string): number | undefined => (/^\s*[-+]?[0-9]+\s*$/.test(v) ? Number(v) : undefined);
   for (; i < args.length; i++) {
     const a = args[i]!;
-    if (!a.startsWith('-')) break;
-    const c = a[1];
-    const val = (): string => (a.length > 2 ? a.slice(2) : args[++i] ?? '');
-    if (c === 't') strip = true;
-    else if (c === 'd') { const v = val(); delim = v === '' ? '\0' : v[0]!; }
-    else if (c === 'n') count = Number(val());
-    else if (c === 'O') origin = Number(val());
-    else if (c === 's') skip = Number(val());
-    else if (c === 'u') fd = Number(val());
-    else if (c === 'C' || c === 'c') val();
+    if (a === '--') { i++; break; }
+    if (!a.startsWith('-') || a === '-') break;
+    for (let k = 1; k < a.length; k++) {
+      const c = a[k]!;
+      if (!'dnOstuCc'.includes(c)) return usageErr(sh, args[0]!, `-${c}: invalid option`);
+      if (c === 't') { strip = true; continue; }
+      if (k === a.length - 1 && i + 1 >= args.length) return usageErr(sh, args[0]!, `-${c}: option requires an argument`);
+      const v = k < a.length - 1 ? a.slice(k + 1) : args[++i]!;
+      k = a.length;
+      const n = num(v);
+      if (c === 'd') delim = v === '' ? '\0' : v[0]!;
+      else if (c === 'C') callback = v;
+      else if (c === 'n' || c === 's') {
+        if (n === undefined || n < 0) { await errOut(sh, args[0]!, `${v}: invalid line count`); return 1; }
+        if (c === 'n') count = n; else skip = n;
+      } else if (c === 'O') {
+        if (n === undefined || n < 0) { await errOut(sh, args[0]!, `${v}: invalid array origin`); return 1; }
+        origin = n; hasOrigin = true;
+      } else if (c === 'u') {
+        if (n === undefined || n < 0) { await errOut(sh, args[0]!, `${v}: invalid file descriptor specification`); return 1; }
+        fd = n;
+      } else {
+        if (n === undefined || n <= 0) { await errOut(sh, args[0]!, `${v}: invalid callback quantum`); return 1; }
+        quantum = n;
+      }
+    }
   }
   const name = args[i] ?? 'MAPFILE';
+  if (!isName(name)) { await errOut(sh, args[0]!, `\`${name}': not a valid identifier`); return 1; }
+  if (!sh.fds.get(fd)) { await errOut(sh, args[0]!, `${fd}: invalid file descriptor: Bad file descriptor`); return 1; }
   const m = sh.lvalueArray(name);
-  if (!args.some((a) => a.startsWith('-O'))) m.clear();
+  if (!hasOrigin) m.clear();
   let k = origin, n = 0;
   for (;;) {
     if (count && n >= count) break;
@@ -1418,7 +1508,10 @@ def(['mapfile', 'readarray'], async (sh, args) => {
     if (!line) break;
     if (skip > 0) { skip--; continue; }
     const nul = line.text.indexOf('\0'); // bash keeps each line as a C string: cut at a NUL
-    m.set(k++, nul >= 0 ? line.text.slice(0, nul) : strip || line.eof || delim === '\0' ? line.text : line.text + delim);
+    const text = nul >= 0 ? line.text.slice(0, nul) : strip || line.eof || delim === '\0' ? line.text : line.text + delim;
+    // (-C: every quantum-th line, `callback INDEX LINE` is evaluated before the line is stored)
+    if (callback !== undefined && (n + 1) % quantum === 0) await sh.evalString(`${callback} ${k} ${singleQuote(text)}`, 'mapfile', sh.lineOf(sh.curPos));
+    m.set(k++, text);
     n++;
   }
   return 0;
@@ -1448,7 +1541,10 @@ def(['source', '.'], async (sh, args) => {
   }
   p ??= path.resolve(sh.cwd, file);
   let src: string;
-  try { src = (await readPath(Buffer.from(p, 'latin1'))).toString('latin1'); } catch (e) {
+  try {
+    if (file === '') throw Object.assign(new Error(), { code: 'ENOENT' });
+    src = (await readPath(Buffer.from(p, 'latin1'))).toString('latin1');
+  } catch (e) {
     await ((e as NodeJS.ErrnoException).code === 'EISDIR' ? errOut(sh, args[0]!, `${file}: is a directory`) : errOut(sh, file, errnoMsg(e)));
     await sh.returnTrap(); // bash runs the RETURN trap even when the file cannot be read
     return 1;
@@ -1523,7 +1619,7 @@ async function describe(sh: Shell, name: string, mode: 'v' | 'V' | 't' | 'p' | '
   const emit = async (kind: string, text: string): Promise<void> => {
     found = true;
     if (mode === 't') await out(sh, kind + '\n');
-    else if (mode === 'v') await out(sh, (kind === 'file' ? text : kind === 'alias' ? `alias ${name}=${shellQuote(text)}` : name) + '\n');
+    else if (mode === 'v') await out(sh, (kind === 'file' ? text : kind === 'alias' ? `alias ${name}=${singleQuote(text)}` : name) + '\n');
     else if (mode === 'V') await out(sh, kind === 'file' ? `${name} is ${text}\n` : kind === 'function' ? (all || mode === 'V' ? `${name} is a function\n${sh.functionText(name)}\n` : '') : kind === 'alias' ? `${name} is aliased to \`${text}'\n` : `${name} is a shell ${kind}\n`);
     else if (kind === 'file') await out(sh, text + '\n');
   };
@@ -1532,7 +1628,7 @@ async function describe(sh: Shell, name: string, mode: 'v' | 'V' | 't' | 'p' | '
     if (keywords.has(name)) { await emit('keyword', name); if (!all) return true; }
     if (sh.funcs.has(name)) { await emit('function', name); if (!all) return true; }
   }
-  if (mode !== 'P' && (builtins.has(name) || getPrivateCommand(name))) { await emit('builtin', name); if (!all) return true; }
+  if (mode !== 'P' && ((builtins.has(name) && !sh.disabled?.has(name)) || getPrivateCommand(name))) { await emit('builtin', name); if (!all) return true; }
   if (all && !name.includes('/')) {
     // -a: every executable NAME along PATH
     for (const dir of (sh.getVar('PATH') ?? '/usr/local/bin:/usr/bin:/bin').split(':')) {
@@ -1613,7 +1709,7 @@ def(['builtin'], async (sh, args) => {
   if (typeof o === 'number') return o;
   if (o.i > 1) args = [args[0]!, ...args.slice(o.i)];
   if (args.length < 2) return 0;
-  const b = builtins.get(args[1]!);
+  const b = sh.disabled?.has(args[1]!) ? undefined : builtins.get(args[1]!);
   if (!b) { await errOut(sh, 'builtin', `${args[1]}: not a shell builtin`); return 1; }
   return b(sh, args.slice(1));
 });
@@ -1779,7 +1875,9 @@ def(['getopts'], async (sh, args) => {
   if (spec === undefined || name === undefined) return usageErr(sh, 'getopts', undefined);
   const argv = [sh.arg0, ...(args.length > 3 ? args.slice(3) : sh.params)];
   const argc = argv.length;
-  const silent = spec.startsWith(':');
+  // (OPTERR=0 silences the messages as bash's atoi reads it; unset, they are on)
+  const opterr = sh.getVar('OPTERR');
+  const silent = spec.startsWith(':'), quiet = silent || (opterr !== undefined && !(parseInt(opterr.trim(), 10) || 0));
   const opts = silent ? spec.slice(1) : spec;
   let ind = sh.optind, ci = sh.optchar;
   const v = sh.getVar('OPTIND');
@@ -1806,7 +1904,7 @@ def(['getopts'], async (sh, args) => {
   if (k < 0 || c === ':') {
     finish();
     if (silent) { sh.setVar('OPTARG', c); }
-    else { await sh.writeFd(2, `${sh.arg0}: illegal option -- ${c}\n`); sh.unsetVar('OPTARG'); }
+    else { if (!quiet) await sh.writeFd(2, `${sh.arg0}: illegal option -- ${c}\n`); sh.unsetVar('OPTARG'); }
     return bind('?');
   }
   if (opts[k + 1] === ':') {
@@ -1817,7 +1915,7 @@ def(['getopts'], async (sh, args) => {
     finish();
     if (val === undefined) {
       if (silent) { sh.setVar('OPTARG', c); return bind(':'); }
-      await sh.writeFd(2, `${sh.arg0}: option requires an argument -- ${c}\n`);
+      if (!quiet) await sh.writeFd(2, `${sh.arg0}: option requires an argument -- ${c}\n`);
       sh.unsetVar('OPTARG');
       return bind('?');
     }
@@ -1834,11 +1932,11 @@ def(['alias'], async (sh, args) => {
   const o = await simpleOpts(sh, args, 'p');
   if (typeof o === 'number') return o;
   const a = args.slice(o.i);
-  if (a.length === 0 || o.flags.has('p')) { for (const [k, v] of [...sh.aliases].sort()) await out(sh, `alias ${k}=${shellQuote(v)}\n`); if (a.length === 0) return 0; }
+  if (a.length === 0 || o.flags.has('p')) { for (const [k, v] of [...sh.aliases].sort()) await out(sh, `alias ${k}=${singleQuote(v)}\n`); if (a.length === 0) return 0; }
   for (const x of a) {
     const eq = x.indexOf('=');
     if (eq > 0) sh.aliases.set(x.slice(0, eq), x.slice(eq + 1));
-    else if (sh.aliases.has(x)) await out(sh, `alias ${x}=${shellQuote(sh.aliases.get(x)!)}\n`);
+    else if (sh.aliases.has(x)) await out(sh, `alias ${x}=${singleQuote(sh.aliases.get(x)!)}\n`);
     else { await errOut(sh, 'alias', `${x}: not found`); st = 1; }
   }
   return st;
@@ -2046,7 +2144,31 @@ def(['jobs'], async (sh, args) => {
   return 0;
 });
 
-def(['enable'], async () => 0);
+/** bash 5.2's builtins, in the order `enable` lists them. */
+const ENABLE_LIST = ['.', ':', '[', 'alias', 'bg', 'bind', 'break', 'builtin', 'caller', 'cd', 'command', 'compgen', 'complete', 'compopt', 'continue', 'declare', 'dirs', 'disown', 'echo', 'enable', 'eval', 'exec', 'exit', 'export', 'false', 'fc', 'fg', 'getopts', 'hash', 'help', 'history', 'jobs', 'kill', 'let', 'local', 'logout', 'mapfile', 'popd', 'printf', 'pushd', 'pwd', 'read', 'readarray', 'readonly', 'return', 'set', 'shift', 'shopt', 'source', 'suspend', 'test', 'times', 'trap', 'true', 'type', 'typeset', 'ulimit', 'umask', 'unalias', 'unset', 'wait'];
+// enable [-a] [-dnps] [name ...]: turns builtins off (-n) and on, or lists them (no loadable builtins here)
+def(['enable'], async (sh, args) => {
+  const o = await simpleOpts(sh, args, 'adnpsf');
+  if (typeof o === 'number') return o;
+  const names = args.slice(o.i);
+  if (o.flags.has('f') || o.flags.has('d')) { await errOut(sh, 'enable', 'cannot open shared object: dynamic loading not available'); return 1; }
+  const off = o.flags.has('n');
+  if (names.length === 0 || o.flags.has('p')) {
+    for (const n of ENABLE_LIST) {
+      const dis = !!sh.disabled?.has(n);
+      if (o.flags.has('s') && !specialBuiltins.has(n)) continue;
+      if (!o.flags.has('a') && dis !== off) continue;
+      await out(sh, `enable ${dis ? '-n ' : ''}${n}\n`);
+    }
+    return 0;
+  }
+  let st = 0;
+  for (const n of names) {
+    if (!ENABLE_LIST.includes(n) || !builtins.has(n)) { await errOut(sh, 'enable', `${n}: not a shell builtin`); st = 1; continue; }
+    if (off) (sh.disabled ??= new Set()).add(n); else sh.disabled?.delete(n);
+  }
+  return st;
+});
 
 def(['disown'], async (sh, args) => {
   const specs = args.slice(1).filter((a) => !/^-[ahr]+$/.test(a));
@@ -2219,6 +2341,7 @@ def(['kill'], async (sh, args) => {
   else if (a1 !== undefined && a1.startsWith('-') && a1 !== '--' && a1 !== '-') { sigSpec = a1.slice(1); i = 2; }
   if (args[i] === '--') i++;
   sig = sigNumber(sigSpec);
+  if (sig === undefined && i > 1) { await errOut(sh, 'kill', `${sigSpec}: invalid signal specification`); return 1; }
   if (i >= args.length) return usage();
   if (sig === undefined) { await errOut(sh, 'kill', `${sigSpec}: invalid signal specification`); return 1; }
   let st = 0;

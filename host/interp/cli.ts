@@ -61,13 +61,13 @@ export function newShell(o: RunOptions = {}): Shell {
   if (old === undefined || !isDir(old)) g.set('OLDPWD', { exported: true });
   if (!g.has('IFS')) g.set('IFS', { str: ' \t\n' });
   if (!g.has('PS4')) g.set('PS4', { str: '+ ' });
-  if (!g.has('OPTIND')) g.set('OPTIND', { str: '1' });
+  if (!g.has('OPTIND')) g.set('OPTIND', { str: '1', integer: true });
   if (!g.has('PATH')) g.set('PATH', { str: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' });
   g.set('BASH_VERSION', { str: '5.2.15(1)-release' });
   g.set('BASH_VERSINFO', { arr: new Map([[0, '5'], [1, '2'], [2, '15'], [3, '1'], [4, 'release'], [5, 'x86_64-pc-linux-gnu']]), readonly: true });
-  g.set('PPID', { str: String(process.ppid), readonly: true });
-  g.set('UID', { str: String(process.getuid?.() ?? 0), readonly: true });
-  g.set('EUID', { str: String(process.geteuid?.() ?? 0), readonly: true });
+  g.set('PPID', { str: String(process.ppid), readonly: true, integer: true });
+  g.set('UID', { str: String(process.getuid?.() ?? 0), readonly: true, integer: true });
+  g.set('EUID', { str: String(process.geteuid?.() ?? 0), readonly: true, integer: true });
   g.set('SHLVL', { str: String((Number(env['SHLVL']) || 0) + 1), exported: true });
   // (bash keeps these from the environment when they are there)
   if (!g.has('HOSTNAME')) g.set('HOSTNAME', { str: toBytes(os_hostname()) });

@@ -96,7 +96,7 @@ export function runExternal(sh: Shell, file: string, args: string[]): Promise<nu
       child = spawn(fromBytes(file), args.slice(1).map(fromBytes), {
         argv0: fromBytes(args[0]!),
         cwd: fromBytes(sh.cwd),
-        env: sh.environ(),
+        env: { ...sh.environ(), _: fromBytes(file) }, // (bash puts the command's path in `_`, last)
         stdio,
         detached: sh.procGroups,
       });

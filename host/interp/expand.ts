@@ -905,6 +905,15 @@ export class Expander {
       vals = vals.map((v) => caseMod(v, exp.Op, pat, this.utf8(v)));
     } else if (exp && exp.Op === Tok.at) {
       const op = exp.Word ? await this.literal(exp.Word) : '';
+      const pairs = (op === 'K' || op === 'k') && list && !pe.Slice && !pe.Repl ? sh.keyedPairs(name) : undefined;
+      if (pairs) {
+        // keys and values: one word (`K`, values double-quoted as in declare -p), or a word each (`k`)
+        const utf8 = sh.utf8Locale(), assoc = !!sh.resolveVar(name)?.assoc;
+        if (op === 'k') return { vals: pairs.flat(), list: true, star };
+        const dquote = (x: string): string => (needsAnsiC(x, utf8) ? ansicQuote(x, utf8) : '"' + x.replace(/(["\\$`])/g, '\\$1') + '"');
+        const key = (k: string): string => (!assoc || /^[a-zA-Z0-9_]+$/.test(k) ? k : dquote(k));
+        return { vals: [pairs.map(([k, x]) => `${key(k)} ${dquote(x)}`).join(' ') + (assoc && pairs.length ? ' ' : '')], list: false, star: false };
+      }
       vals = vals.map((v) => this.transform(v, op, indirUnset ? '' : name, isSet)); // (an indirection to nothing has no attributes)
       // (an array with no elements: only a declared-but-unassigned one still shows its attributes)
       if (op === 'a' && vals.length === 0) vals = list && !sh.resolveVar(name)?.declOnly ? [] : [sh.attrString(name)];
@@ -1378,19 +1387,19 @@ export class Expander {
 
   private transform(v: string, op: string, name: string, isSet: boolean): string {
     switch (op) {
-      case 'Q': return isSet ? shellQuote(v) : '';
+      case 'Q': return isSet ? shellQuote(v, this.sh.utf8Locale()) : '';
       case 'E': return ansiC(v, this.sh.utf8Escapes());
       case 'P': return this.promptEscapes(v);
-      case 'U': return v.toUpperCase();
-      case 'u': return v.charAt(0).toUpperCase() + v.slice(1);
-      case 'L': return v.toLowerCase();
+      case 'U': return caseMod(v, Tok.dblCaret, '', this.utf8(v));
+      case 'u': return caseMod(v, Tok.caret, '', this.utf8(v));
+      case 'L': return caseMod(v, Tok.dblComma, '', this.utf8(v));
       case 'a': return this.sh.attrString(name);
       case 'A': {
         if (!isSet) return '';
         const f = this.sh.attrString(name);
-        return `${f ? `declare -${f} ` : ''}${this.sh.resolveName(name)}=${shellQuote(v)}`;
+        return `${f ? `declare -${f} ` : ''}${this.sh.resolveName(name)}=${shellQuote(v, this.sh.utf8Locale())}`;
       }
-      case 'K': return isSet ? shellQuote(v) : '';
+      case 'K': case 'k': return isSet ? shellQuote(v, this.sh.utf8Locale()) : '';
       default: throw new ShellError(`\${${name}@${op}}: bad substitution`, 127, true);
     }
   }
@@ -1464,21 +1473,37 @@ export function ansiC(s: string, utf8: boolean): string {
   return o;
 }
 
-export function shellQuote(v: string): string {
+/**
+ * bash's single quoting (`${x@Q}`, `declare` listings): `$'…'` when a character is not printable
+ * (ansic_shouldquote): a control character, or with `utf8` given a byte that is no valid UTF-8
+ * character (false) or any byte above 0x7f (the C locale); without `utf8`, control characters only.
+ */
+export function shellQuote(v: string, utf8?: boolean): string {
   if (v === '') return "''";
-  if (/[\x00-\x1f\x7f]/.test(v)) {
-    let o = "$'";
-    for (const c of v) {
-      const code = c.charCodeAt(0);
-      if (c === '\n') o += '\\n'; else if (c === '\t') o += '\\t'; else if (c === '\r') o += '\\r';
-      else if (c === '\x1b') o += '\\E'; else if (c === "'") o += "\\'"; else if (c === '\\') o += '\\\\';
-      else if (code < 32 || code === 127) o += '\\' + code.toString(8).padStart(3, '0');
-      else o += c;
-    }
-    return o + "'";
-  }
+  if (needsAnsiC(v, utf8)) return ansicQuote(v, utf8 ?? true);
   return "'" + v.replace(/'/g, "'\\''") + "'";
 }
+
+/** Whether bash quotes `v` as `$'…'` (see shellQuote). */
+export function needsAnsiC(v: string, utf8?: boolean): boolean {
+  if (/[\x00-\x1f\x7f]/.test(v)) return true;
+  if (utf8 === undefined || !hasHighBytes(v)) return false;
+  return !utf8 || charUnits(v).some((u) => u.length === 1 && u.charCodeAt(0) >= 0x80);
+}
+
+/** bash's ansic_quote: `$'…'` with C escapes, octal for the other unprintable bytes (valid UTF-8 characters kept when `utf8`). */
+export function ansicQuote(v: string, utf8: boolean): string {
+  let o = "$'";
+  for (const u of utf8 && hasHighBytes(v) ? charUnits(v) : v) {
+    const code = u.charCodeAt(0);
+    const e = u.length === 1 ? ANSIC_ESC[u] : undefined;
+    if (e) o += e;
+    else if (u.length === 1 && (code < 32 || code >= 127)) o += '\\' + code.toString(8).padStart(3, '0');
+    else o += u;
+  }
+  return o + "'";
+}
+const ANSIC_ESC: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\x1b': '\\E', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', "'": "\\'", '\\': '\\\\' };
 
 /**
  * ${v#pat} and the other removals: the shortest or longest prefix/suffix matching. `utf8`: cut

@@ -2,6 +2,7 @@
 // the source text of words.
 import { Tok, type Command, type Redirect, type Stmt, type Word } from './ast.ts';
 import { wordRange } from './runner.ts';
+import { ansiC } from './expand.ts';
 
 const IND = '    ';
 
@@ -12,7 +13,16 @@ class Printer {
   word(w: Word | null): string {
     if (!w) return '';
     const r = wordRange(w);
-    if (r) return this.src.slice(r[0], r[1]);
+    if (r) {
+      // ($'…' is decoded when bash reads it: it prints the text single-quoted)
+      let text = this.src.slice(r[0], r[1]);
+      for (let i = w.Parts.length - 1; i >= 0; i--) {
+        const p = w.Parts[i]!;
+        if (p.type !== 'SglQuoted' || !p.Dollar || p.Left < r[0] || p.Right >= r[1] || this.src[p.Left] !== '$') continue;
+        text = text.slice(0, p.Left - r[0]) + "'" + ansiC(p.Value, false).replace(/'/g, "'\\''") + "'" + text.slice(p.Right + 1 - r[0]);
+      }
+      return text;
+    }
     return w.Parts.map((p) => (p.type === 'Lit' ? p.Value : '')).join('');
   }
 
@@ -25,7 +35,8 @@ class Printer {
     const op = ops[r.Op] ?? '>';
     if (r.Op === Tok.hdoc || r.Op === Tok.dashHdoc) {
       const delim = this.word(r.Word);
-      const body = r.Hdoc ? (wordRange(r.Hdoc) ? this.word(r.Hdoc) : r.Hdoc.Parts.map((p) => (p.type === 'Lit' ? p.Value : '')).join('')) : '';
+      let body = r.Hdoc ? (wordRange(r.Hdoc) ? this.word(r.Hdoc) : r.Hdoc.Parts.map((p) => (p.type === 'Lit' ? p.Value : '')).join('')) : '';
+      if (r.Op === Tok.dashHdoc) body = body.replace(/^\t+/gm, ''); // (bash stores `<<-` bodies without their tabs)
       const d = delim.replace(/['"\\]/g, '');
       let b = body;
       if (b.endsWith(d + '\n')) b = b.slice(0, -d.length - 1); else if (b.endsWith(d)) b = b.slice(0, -d.length);
@@ -33,7 +44,10 @@ class Printer {
       this.heredocs.push(b + d + '\n');
       return `${n}${op}${delim}`;
     }
-    if (r.Op === Tok.dplIn || r.Op === Tok.dplOut) return `${n || (r.Op === Tok.dplIn ? '0' : '1')}${op}${this.word(r.Word)}`;
+    if (r.Op === Tok.dplIn || r.Op === Tok.dplOut) {
+      const w = this.word(r.Word);
+      return `${n || (r.Op === Tok.dplIn ? '0' : '1')}${w === '-' ? '>&' : op}${w}`; // (bash prints a close as `>&-`)
+    }
     return `${n}${op} ${this.word(r.Word)}`;
   }
 
@@ -76,7 +90,7 @@ class Printer {
     const inner = ind + IND;
     switch (c.type) {
       case 'CallExpr': {
-        const parts = c.Assigns.map((a) => `${a.Name?.Value ?? ''}${a.Append ? '+=' : '='}${a.Array ? '(' + a.Array.Elems.map((e) => this.word(e.Value)).join(' ') + ')' : this.word(a.Value)}`);
+        const parts = c.Assigns.map((a) => `${a.Name?.Value ?? ''}${a.Index ? `[${this.arithText(a.Index).trim()}]` : ''}${a.Append ? '+=' : '='}${a.Array ? '(' + a.Array.Elems.map((e) => this.word(e.Value)).join(' ') + ')' : this.word(a.Value)}`);
         for (const w of c.Args) parts.push(this.word(w));
         return parts.join(' ');
       }
@@ -92,7 +106,7 @@ class Printer {
       case 'Block': return `{ \n${this.list(c.Stmts, inner, false)}\n${ind}}`;
       case 'Subshell': return `( ${c.Stmts.map((x) => this.stmt(x, ind)).join(';\n' + ind)} )`;
       case 'BinaryCmd': {
-        const op = c.Op === Tok.andAnd ? '&&' : c.Op === Tok.orOr ? '||' : c.Op === Tok.orAnd ? '|&' : '|';
+        const op = c.Op === Tok.andAnd ? '&&' : c.Op === Tok.orOr ? '||' : c.Op === Tok.orAnd ? '2>&1 |' : '|';
         return `${this.stmt(c.X, ind)} ${op} ${this.stmt(c.Y, ind)}`;
       }
       case 'IfClause': {
@@ -109,7 +123,7 @@ class Printer {
       case 'ForClause': {
         const L = c.Loop;
         const head = L.type === 'WordIter'
-          ? `${c.Select ? 'select' : 'for'} ${L.Name.Value}${L.InPos ? ' in ' + L.Items.map((w) => this.word(w)).join(' ') : ''};`
+          ? `${c.Select ? 'select' : 'for'} ${L.Name.Value} in ${L.InPos ? L.Items.map((w) => this.word(w)).join(' ') : '"$@"'};`
           : `for ((${this.arithText(L.Init)}; ${this.arithText(L.Cond)}; ${this.arithText(L.Post)}))`;
         return `${head}\n${ind}do\n${this.list(c.Do, inner, true)}\n${ind}done`;
       }
@@ -117,7 +131,7 @@ class Printer {
         let out = `case ${this.word(c.Word)} in \n`;
         for (const it of c.Items) {
           out += `${inner}${it.Patterns.map((p) => this.word(p)).join(' | ')})\n`;
-          if (it.Stmts.length) out += this.list(it.Stmts, inner + IND, false) + '\n';
+          out += it.Stmts.length ? this.list(it.Stmts, inner + IND, false) + '\n' : '\n';
           out += `${inner}${it.Op === Tok.semiAnd ? ';&' : it.Op === Tok.dblSemiAnd ? ';;&' : ';;'}\n`;
         }
         return out + `${ind}esac`;
@@ -128,7 +142,7 @@ class Printer {
         return `[[ ${this.src.slice(t.Left + 2, t.Right).trim()} ]]`;
       }
       case 'LetClause': return `let ${this.src.slice(c.Let + 3, this.src.indexOf('\n', c.Let) < 0 ? undefined : this.src.indexOf('\n', c.Let)).trim().replace(/;$/, '')}`;
-      case 'FuncDecl': return printFunction(this.src, c.Name.Value, c.Body).replace(/\n/g, '\n' + ind);
+      case 'FuncDecl': return 'function ' + printFunction(this.src, c.Name.Value, c.Body).replace(/\n/g, '\n' + ind);
       case 'TimeClause': return `time ${c.Stmt ? this.stmt(c.Stmt, ind) : ''}`;
       default: return ':';
     }
@@ -156,7 +170,8 @@ export function printFunction(src: string, name: string, body: Stmt): string {
   const p = new Printer(src);
   if (body.Cmd?.type === 'Block') {
     const inner = p.list(body.Cmd.Stmts, IND, false);
-    return `${name} () \n{ \n${inner}\n}`;
+    const rs = body.Redirs.map((r) => p.redir(r)); // (a definition's redirections are the function's)
+    return `${name} () \n{ \n${inner}\n}${rs.length ? ' ' + rs.join(' ') + p.flushHeredocs() : ''}`;
   }
   // bash wraps any other compound body (e.g. a subshell) in braces
   return `${name} () \n{ \n${p.list([body], IND, false)}\n}`;

@@ -8,9 +8,9 @@ import {
   Tok, type ArithmExpr, type ArrayExpr, type Assign, type BinaryCmd, type CallExpr, type CaseClause, type Command, type DeclClause, type File, type ForClause, type IfClause,
   type ExtGlob, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
 } from './ast.ts';
-import { Arith, ArithError } from './arith.ts';
-import { Expander, scalarValue, shellQuote } from './expand.ts';
-import { hasUtf8Codeset, isUtf8LocaleName } from './utf8-chars.ts';
+import { Arith, ArithError, hardArith } from './arith.ts';
+import { Expander, ansicQuote, needsAnsiC, scalarValue, shellQuote } from './expand.ts';
+import { hasUtf8Codeset, isUtf8LocaleName, localeExists, localeFallbacks } from './utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { FdTable, OsFd, drainHeld, isSigPipe, makeFifoPath, makePipe, openFile, openPath, readAll, readPath, tryWriteSync, writeAll } from './io.ts';
 import { matchExtPattern } from './pattern.ts';
@@ -64,6 +64,8 @@ export interface SourceInfo { src: string; lines: number[]; name: string; base?:
 let jobSeq = 0;
 /** Scopes of prefix assignments (`x=1 cmd`); `local` skips them to reach the function's scope. */
 export const tempScopes = new WeakSet<Map<string, Var>>();
+/** The options a function's `local -` saved, by its scope: put back when it returns. */
+export const savedOpts = new WeakMap<Map<string, Var>, Options>();
 /**
  * Background jobs that are a lone builtin wait for the shell to go on (as a forked child usually
  * lets its parent's next builtin run first) but finish before any external command starts, as
@@ -134,10 +136,19 @@ export class Shell {
   funcs = new Map<string, Stmt>();
   /** Function attributes: 'r' readonly, 'x' exported (`export -f`: in the environment of commands). */
   funcAttrs = new Map<string, string>();
+  /** Builtins turned off by `enable -n`. */
+  disabled: Set<string> | undefined;
   /** Source text each function was parsed from (for printing it). */
   funcSrc = new Map<string, string>();
   /** Source each function was parsed from (its body's positions and lines refer to it). */
   funcSource = new Map<string, SourceInfo>();
+  /** The line each function's definition starts on (`declare -F` under extdebug). */
+  funcDefLine = new Map<string, number>();
+  /** `declare -F NAME` under extdebug: the name, the line and the file it was defined in. */
+  funcWhere(name: string): string {
+    const src = this.funcSource.get(name);
+    return `${name} ${this.funcDefLine.get(name) ?? 0} ${src?.file || (this.cMode ? 'environment' : this.arg0)}`;
+  }
   aliases = new Map<string, string>();
   /** bash's hash table of commands found on PATH (see command-hash.ts). */
   commandHash: CommandHash = new Map();
@@ -291,9 +302,9 @@ export class Shell {
   refSubscript(base: string, sub: string): string {
     if (sub === '@' || sub === '*') return sub;
     const assoc = !!this.resolveVar(base)?.assoc;
-    if (!/[$`"'\\~]/.test(sub)) return assoc ? sub : String(this.arith.evalString(sub));
+    if (!/[$`"'\\~]/.test(sub)) return assoc ? sub : String(hardArith(() => this.arith.evalString(sub)));
     const idx = this.refSubscriptAst(base, sub);
-    if (!idx || !this.canSyncSubscript(idx)) return assoc ? sub : String(this.arith.evalString(sub));
+    if (!idx || !this.canSyncSubscript(idx)) return assoc ? sub : String(hardArith(() => this.arith.evalString(sub)));
     const saved = this.source;
     this.setSource(`\${${base}[${sub}]}`, saved.name);
     try { return this.subscriptTextSync(base, idx); } finally { this.source = saved; }
@@ -397,7 +408,7 @@ export class Shell {
   }
 
   private applyAttrs(v: Var, val: string): string {
-    if (v.integer) val = String(this.arith.evalString(val));
+    if (v.integer) val = String(hardArith(() => this.arith.evalString(val)));
     if (v.lower) val = val.toLowerCase();
     if (v.upper) val = val.toUpperCase();
     return val;
@@ -446,7 +457,7 @@ export class Shell {
     const v = this.lvalue(name);
     if (v.declOnly) v.declOnly = undefined; // (not adding the property: keeps Var shapes few)
     if (v.readonly) throw new ShellError(`${this.resolveName(name)}: readonly variable`, 1);
-    if (v.integer && append) val = String(this.arith.evalString(`(${v.str ?? '0'})+(${val})`));
+    if (v.integer && append) val = String(hardArith(() => BigInt.asIntN(64, this.arith.evalString(v.str ?? '0') + this.arith.evalString(val)))); // (each on its own, like bash)
     else {
       if (append) val = (v.arr ? v.arr.get(0) ?? '' : v.assoc ? v.assoc.get('0') ?? '' : v.str ?? '') + val;
       val = this.applyAttrs(v, val);
@@ -456,7 +467,29 @@ export class Shell {
     else v.str = val;
     if (this.opts.allexport) v.exported = true;
     if (name === 'OPTIND') { this.optind = Number(val) || 1; this.optchar = 0; }
+    else if (name.length >= 4 && name.charCodeAt(0) === 76 && LOCALE_VARS.has(name)) this.localeChanged(name);
   }
+
+  /**
+   * bash's sv_locale after `name` changed: setlocale for its category (LC_ALL: all of them;
+   * another LC_ only when LC_ALL is empty, with LANG as the fallback; LANG and an empty LC_ALL
+   * never warn) and a warning when the locale does not exist. glibc remembers a failed name per
+   * category: the next failure has no errno, and bash leaves out its text.
+   */
+  localeChanged(name: string): void {
+    const all = this.getVar('LC_ALL') ?? '';
+    if (name === 'LANG' || (name === 'LC_ALL' ? all === '' : all !== '')) return;
+    const value = name === 'LC_ALL' ? all : this.getVar(name) || this.getVar('LANG') || '';
+    if (localeExists(value)) return;
+    const cat = name === 'LC_ALL' ? 'LC_CTYPE' : name;
+    const tried = (this.localeTried ??= new Set());
+    const first = !tried.has(`${cat}:${value}`);
+    for (const f of localeFallbacks(value)) tried.add(`${cat}:${f}`);
+    const line = this.errLine(`warning: setlocale: ${name}: cannot change locale (${value})${first ? ': No such file or directory' : ''}`);
+    if (tryWriteSync(this.fds.get(2), line) !== true) this.writeFd(2, line).catch(() => undefined);
+  }
+  /** Locale names setlocale failed for, per category (see localeChanged). */
+  localeTried: Set<string> | undefined;
 
   /** The locale was UTF-8 when bash would have parsed the running line (for $'\u…'; see topLevel). */
   parseUtf8 = false;
@@ -538,7 +571,7 @@ export class Shell {
       if (i < 0) throw new ShellError(`${name}[${idx}]: bad array subscript`, 1);
     }
     const cur = v.arr.get(i) ?? '';
-    v.arr.set(i, v.integer && append ? String(this.arith.evalString(`(${cur || '0'})+(${val})`)) : this.applyAttrs(v, append ? cur + val : val));
+    v.arr.set(i, v.integer && append ? String(hardArith(() => BigInt.asIntN(64, this.arith.evalString(cur || '0') + this.arith.evalString(val)))) : this.applyAttrs(v, append ? cur + val : val));
   }
 
   lvalueArray(name: string): Map<number, string> {
@@ -549,6 +582,15 @@ export class Shell {
   }
 
   unsetVar(name: string): void {
+    if (name.length >= 4 && name.charCodeAt(0) === 76 && LOCALE_VARS.has(name)) {
+      this.unsetVarOnly(name);
+      this.localeChanged(name);
+      return;
+    }
+    this.unsetVarOnly(name);
+  }
+
+  private unsetVarOnly(name: string): void {
     if (DYNAMIC_VARS.has(name)) (this.lostSpecial ??= new Set()).add(name);
     for (let i = this.scopes.length - 1; i >= 0; i--) {
       const v = this.scopes[i]!.get(name);
@@ -597,9 +639,10 @@ export class Shell {
     return v.str === undefined ? [] : [v.str];
   }
 
-  varNames(): string[] {
+  /** Names of the set variables (with `all`, also those declared without a value). */
+  varNames(all = false): string[] {
     const s = new Set<string>();
-    for (const sc of this.scopes) for (const [k, v] of sc) if (v.str !== undefined || v.arr || v.assoc) s.add(k);
+    for (const sc of this.scopes) for (const [k, v] of sc) if (all || v.str !== undefined || v.arr || v.assoc) s.add(k);
     return [...s];
   }
 
@@ -614,7 +657,7 @@ export class Shell {
       if (text !== undefined) return text;
       return String(await this.arithAst(idx));
     }
-    return String(await this.arithAst(idx));
+    try { return String(await this.arithAst(idx)); } catch (e) { if (e instanceof ArithError) e.hard = true; throw e; }
   }
 
   /** Whether subscriptText(_, idx) can be computed without awaiting (structural). */
@@ -639,7 +682,7 @@ export class Shell {
       const r = this.getVarRaw(iv);
       if (r && !r.nameref && !r.arr && !r.assoc && r.str !== undefined && /^(?:0|[1-9][0-9]{0,17})$/.test(r.str)) return r.str;
     }
-    return String(this.arithSync(idx));
+    return String(hardArith(() => this.arithSync(idx)));
   }
 
   attrString(name: string, raw = false): string {
@@ -682,6 +725,14 @@ export class Shell {
     return `declare ${f} ${name}=${dq(v.str)}`;
   }
 
+  /** An array's elements as [key, value] in bash's order (`${a[@]@K}`); undefined for a non-array. */
+  keyedPairs(name: string): [string, string][] | undefined {
+    const v = this.resolveVar(name);
+    if (v?.arr) return [...v.arr.entries()].sort((a, b) => a[0] - b[0]).map(([k, x]) => [String(k), x]);
+    if (v?.assoc) return assocOrder(v.assoc);
+    return undefined;
+  }
+
   userHome(user: string): string | undefined {
     try {
       const pw = fs.readFileSync('/etc/passwd', 'latin1');
@@ -697,8 +748,11 @@ export class Shell {
   environ(extra?: Map<string, string>): Record<string, string> {
     const env: Record<string, string> = {};
     const seen = new Set<string>();
+    // (in bash's order: innermost scope first, each in its hash table's order: 1024 buckets for
+    // the global variables, 4 for a function's or a command's prefix assignments)
     for (let i = this.scopes.length - 1; i >= 0; i--) {
-      for (const [k, v] of this.scopes[i]!) {
+      const sc = this.scopes[i]!;
+      for (const [k, v] of sc.size > 1 ? bucketOrder(sc, i === 0 ? 1024 : 4) : sc) {
         if (seen.has(k)) continue;
         seen.add(k);
         if (!v.exported) continue;
@@ -708,7 +762,7 @@ export class Shell {
       }
     }
     // bash's encoding of an exported function: BASH_FUNC_name%%=() { body }
-    for (const [f, a] of this.funcAttrs) if (a.includes('x') && this.funcs.has(f)) env[`BASH_FUNC_${fromBytes(f)}%%`] = fromBytes('() ' + this.functionText(f).replace(/^[^\n]*\n/, ''));
+    for (const [f] of bucketOrder(this.funcs, 512)) if (this.funcAttrs.get(f)?.includes('x')) env[`BASH_FUNC_${fromBytes(f)}%%`] = fromBytes('() ' + this.functionText(f).replace(/^[^\n]*\n/, ''));
     if (extra) for (const [k, v] of extra) env[fromBytes(k)] = fromBytes(v);
     return env;
   }
@@ -764,7 +818,8 @@ export class Shell {
     const s = new Shell();
     s.scopes = this.scopes.map((sc) => { const m = new Map<string, Var>(); for (const [k, v] of sc) m.set(k, cloneVar(v)); return m; });
     s.funcs = new Map(this.funcs); s.funcAttrs = new Map(this.funcAttrs);
-    s.funcSrc = this.funcSrc; s.funcSource = new Map(this.funcSource);
+    if (this.disabled) s.disabled = new Set(this.disabled);
+    s.funcSrc = this.funcSrc; s.funcSource = new Map(this.funcSource); s.funcDefLine = new Map(this.funcDefLine);
     s.aliases = new Map(this.aliases);
     s.commandHash = new Map([...this.commandHash].map(([k, e]) => [k, { ...e }]));
     s.params = this.params.slice();
@@ -776,7 +831,7 @@ export class Shell {
     s.curCmd = this.curCmd; s.curCmdSrc = this.curCmdSrc;
     s.lastBgPid = this.lastBgPid; s.funcDepth = this.funcDepth; s.loopDepth = 0; s.subshell = this.subshell + 1;
     s.bashpid = virtualPid(); s.jobKill = this.jobKill; s.dirStack = this.dirStack.slice(); s.source = this.source; s.curPos = this.curPos;
-    s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.funcLines = this.funcLines.slice(); s.funcFiles = this.funcFiles.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.parseUtf8 = this.parseUtf8; s.seconds = this.seconds; s.lostSpecial = this.lostSpecial && new Set(this.lostSpecial); s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
+    s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.funcLines = this.funcLines.slice(); s.funcFiles = this.funcFiles.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.parseUtf8 = this.parseUtf8; s.localeTried = this.localeTried && new Set(this.localeTried); s.seconds = this.seconds; s.lostSpecial = this.lostSpecial && new Set(this.lostSpecial); s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
     s.lastArg = this.lastArg;
     s.noErrexit = this.noErrexit; s.cMode = this.cMode; s.traceLevel = this.traceLevel; s.quietSignals = this.quietSignals;
     s.fds = this.fds.clone();
@@ -1168,7 +1223,7 @@ export class Shell {
     const name = ps.length === 1 && p0?.type === 'Lit' ? p0.Value : '';
     // (POSIX mode finds a special builtin before a function)
     const fn = this.posix && specialBuiltins.has(name) ? undefined : this.funcs.get(name);
-    const b = fn === undefined ? syncBuiltins.get(name) : undefined;
+    const b = fn === undefined && !this.disabled?.has(name) ? syncBuiltins.get(name) : undefined;
     if ((fn === undefined && b === undefined) || c.Assigns.length !== 0 || this.opts.noexec || this.errexitArmed() || !this.ex.canSyncAll(c.Args)) return undefined;
     this.startSync(st);
     this.lastSubstStatus = undefined;
@@ -1248,9 +1303,10 @@ export class Shell {
         if (e instanceof DiscardError) throw this.posix || (e.exitsUnderErrexit && this.opts.errexit) ? new ExitSignal(e.status) : new DiscardSignal(e.status, e.hard);
         status = e.status;
       } else if (e instanceof ArithError) {
+        if (st.Cmd?.type === 'DeclClause') e.inBuiltin(st.Cmd.Variant.Value === 'nameref' ? 'declare' : st.Cmd.Variant.Value);
         await this.err(e.report());
-        if (st.Cmd?.type === 'ArithmCmd' || st.Cmd?.type === 'LetClause') status = 1;
-        else throw this.posix ? new ExitSignal(1) : new DiscardSignal(1);
+        if (st.Cmd?.type === 'ArithmCmd' || st.Cmd?.type === 'LetClause' || (st.Cmd?.type === 'ForClause' && st.Cmd.Loop.type === 'CStyleLoop')) status = 1;
+        else throw this.posix ? new ExitSignal(1) : new DiscardSignal(1, e.hard);
       } else if (e instanceof ExitSignal || e instanceof DiscardSignal || e instanceof ReturnSignal || e instanceof LoopSignal || isSigPipe(e)) {
         throw e;
       } else {
@@ -1398,10 +1454,10 @@ export class Shell {
     // a lone builtin (no process to wait for, for `$!`) starts after the shell went on, like a forked child usually does
     const a0 = inner.Cmd?.type === 'CallExpr' && inner.Cmd.Args[0]?.Parts.length === 1 ? inner.Cmd.Args[0].Parts[0] : undefined;
     // (it still runs before the shell's next external command: see settleLoneJobs)
-    const lone = a0?.type === 'Lit' && builtins.has(a0.Value) && !this.funcs.has(a0.Value) && !getPrivateCommand(a0.Value) && !['eval', 'source', '.', 'command', 'builtin', 'exec', 'trap', 'wait', 'kill', 'jobs', 'fg', 'bg', 'disown', 'read', 'mapfile', 'readarray'].includes(a0.Value);
+    const lone = a0?.type === 'Lit' && builtins.has(a0.Value) && !this.disabled?.has(a0.Value) && !this.funcs.has(a0.Value) && !getPrivateCommand(a0.Value) && !['eval', 'source', '.', 'command', 'builtin', 'exec', 'trap', 'wait', 'kill', 'jobs', 'fg', 'bg', 'disown', 'read', 'mapfile', 'readarray'].includes(a0.Value);
     // bash forks once for the job: a simple command is exec'd there (its pid is `$!`); anything
     // else runs in that subshell, `( list ) &` too (not in a subshell of it)
-    const external = inner.Cmd?.type === 'CallExpr' && inner.Cmd.Args.length > 0 && !lone && !(a0?.type === 'Lit' && (this.funcs.has(a0.Value) || builtins.has(a0.Value)));
+    const external = inner.Cmd?.type === 'CallExpr' && inner.Cmd.Args.length > 0 && !lone && !(a0?.type === 'Lit' && (this.funcs.has(a0.Value) || (builtins.has(a0.Value) && !this.disabled?.has(a0.Value))));
     const list = inner.Cmd?.type === 'Subshell' && inner.Redirs.length === 0 ? inner.Cmd.Stmts : undefined;
     let pending: { start: () => void; done: Promise<number> } | undefined;
     const body = lone ? async (s: Shell) => {
@@ -1494,6 +1550,7 @@ export class Shell {
         this.funcs.set(c.Name.Value, c.Body);
         this.funcSrc.set(c.Name.Value, this.source.src);
         this.funcSource.set(c.Name.Value, this.source);
+        this.funcDefLine.set(c.Name.Value, this.lineOf(c.Position));
         return 0;
       }
       case 'CaseClause': return this.caseClause(c);
@@ -1516,10 +1573,15 @@ export class Shell {
         for (const e of c.Exprs) {
           let r = arithRange(this.source.src, e);
           if (r && /^(['"]).*\1$/s.test(this.source.src.slice(r[0], r[1]))) r = [r[0] + 1, r[1] - 1];
+          this.arith.inLet = true;
           try { v = await this.arithAst(e, r?.[0], r?.[1]); } catch (err) {
-            if (err instanceof ArithError && err.expr) err.expr = 'let: ' + err.expr.replace(/^\s+/, '');
+            if (err instanceof ArithError && err.expr) {
+              err.expr = 'let: ' + err.expr.trim(); // (a word: no blanks around it)
+              if (err.token !== undefined) err.token = err.token.replace(/\s+$/, '');
+              else err.message = err.message.replace(/\s+("\))$/, '$1');
+            }
             throw err;
-          }
+          } finally { this.arith.inLet = false; }
         }
         return v !== 0n ? 0 : 1;
       }
@@ -1594,17 +1656,27 @@ export class Shell {
         return `((${src.slice(r[0], end)}))`;
       };
       await this.headDebugTrap(c.ForPos, part(L.Init));
-      if (L.Init) await this.arithAst(L.Init);
+      // (an arithmetic error in the head ends the loop with status 1, like a failed `((…))`)
+      const headError = async (e: unknown): Promise<number> => {
+        if (!(e instanceof ArithError)) throw e;
+        await this.err((arithCmdError(e) as ArithError).report());
+        return 1;
+      };
+      try { if (L.Init) await this.arithAst(L.Init); } catch (e) { return await headError(e); }
       for (;;) {
         const y = loopTick(); if (y) await y;
         if (this.traps.has('DEBUG')) await this.headDebugTrap(c.ForPos, part(L.Cond)); else this.curPos = c.ForPos;
-        if (L.Cond && (this.arith.canSync(L.Cond) ? this.arithSync(L.Cond) : await this.arithAst(L.Cond)) === 0n) break;
+        try {
+          if (L.Cond && (this.arith.canSync(L.Cond) ? this.arithSync(L.Cond) : await this.arithAst(L.Cond)) === 0n) break;
+        } catch (e) { return await headError(e); }
         try { const r = this.stmts(c.Do); st = typeof r === 'number' ? r : await r; } catch (e) {
           if (e instanceof LoopSignal) { st = e.status; if (await this.loopSignal(e)) break; }
           else throw e;
         }
         if (this.traps.has('DEBUG')) await this.headDebugTrap(c.ForPos, part(L.Post)); else this.curPos = c.ForPos;
-        if (L.Post) { if (this.arith.canSync(L.Post)) this.arithSync(L.Post); else await this.arithAst(L.Post); }
+        try {
+          if (L.Post) { if (this.arith.canSync(L.Post)) this.arithSync(L.Post); else await this.arithAst(L.Post); }
+        } catch (e) { return await headError(e); }
       }
       return st;
     } finally { this.loopDepth--; }
@@ -1779,9 +1851,19 @@ export class Shell {
     // $(< file)
     if (stmts.length === 1 && stmts[0]!.Cmd === null && stmts[0]!.Redirs.length === 1 && stmts[0]!.Redirs[0]!.Op === Tok.rdrIn) {
       const p = await this.ex.literal(stmts[0]!.Redirs[0]!.Word);
-      try { return (await readPath(this.pathBuf(p))).toString('latin1').replace(/\n+$/, ''); } catch (e: any) {
-        await this.err(`${p}: ${errnoMsg(e)}`); return '';
+      let text: string;
+      try { text = (await readPath(this.pathBuf(p))).toString('latin1'); } catch (e: any) {
+        if (e?.code === 'EISDIR') { this.status = this.lastSubstStatus = 0; return ''; } // (opens; reading fails quietly)
+        await this.err(`${p}: ${errnoMsg(e)}`);
+        this.status = this.lastSubstStatus = 1;
+        return '';
       }
+      this.status = this.lastSubstStatus = 0;
+      if (text.includes('\0')) {
+        text = text.replace(/\0/g, '');
+        await this.err('warning: command substitution: ignored null byte in input').catch(() => undefined);
+      }
+      return text.replace(/\n+$/, '');
     }
     const p = makePipe();
     const sub = this.clone();
@@ -1860,7 +1942,7 @@ export class Shell {
     try {
       return await this.arith.evalAst(e);
     } catch (err) {
-      this.arithErrorSource(err, start, end);
+      this.arithErrorSource(err, start, end, e);
       throw err;
     }
   }
@@ -1870,12 +1952,20 @@ export class Shell {
     try {
       return this.arith.evalSync(e);
     } catch (err) {
-      this.arithErrorSource(err, start, end);
+      this.arithErrorSource(err, start, end, e);
       throw err;
     }
   }
 
-  private arithErrorSource(err: unknown, start?: number, end?: number): void {
+  private arithErrorSource(err: unknown, start?: number, end?: number, e?: ArithmExpr): void {
+    if (err instanceof ArithError && !err.expr && err.tokenPos === undefined && err.textExpr !== undefined) {
+      // (an error in text the expression expanded to: bash reports that text)
+      err.expr = err.textExpr;
+      err.textToken();
+      if (err.message === 'exponent less than 0' && err.textTokenPos !== undefined) err.token = powErrorToken(err.textExpr.slice(err.textTokenPos));
+      return;
+    }
+    if (err instanceof ArithError && start === undefined && e) [start, end] = arithRange(this.source.src, e) ?? [];
     if (err instanceof ArithError && start !== undefined && end !== undefined && !err.expr) {
       const src = this.source.src;
       err.expr = src.slice(start, end);
@@ -1942,6 +2032,7 @@ export class Shell {
           try { if (fs.statSync(this.pathBuf(p)).isFile()) throw new ShellError(`${p}: cannot overwrite existing file`, 1); } catch (e) { if (e instanceof ShellError) throw e; }
         }
         this.applyUmask();
+        if (p === '') throw new ShellError(': No such file or directory', 1); // (open(2) of "")
         try { return await openPath(this.pathBuf(p), flags); } catch (e: any) {
           throw new ShellError(`${p}: ${errnoMsg(e)}`, 1);
         }
@@ -2066,6 +2157,18 @@ export class Shell {
     return e;
   }
 
+  /** assignValue1 of a scalar under xtrace: the trace shows the expanded word before it is assigned (as bash, with the PS4 before it). */
+  private async assignTraced(a: Assign): Promise<void> {
+    const name = a.Name!.Value;
+    let val: string;
+    try { val = a.Value ? await this.ex.literal(a.Value, 'assign') : ''; } catch (e) { throw this.assignError(e); }
+    await this.traceRaw(`${name}${a.Index ? `[${arithSource(this.source.src, a.Index) ?? ''}]` : ''}${a.Append ? '+=' : '='}${traceWord(val, this.utf8Locale())}`);
+    try {
+      if (a.Index) this.setElem(name, await this.subscriptText(name, a.Index), val, a.Append);
+      else this.setVar(name, val, a.Append);
+    } catch (e) { throw this.assignError(e); }
+  }
+
   private async assignValue1(a: Assign): Promise<void> {
     const name = a.Name!.Value;
     const bad = badAssigns.size ? badAssigns.get(name) : undefined;
@@ -2126,7 +2229,7 @@ export class Shell {
     const w = this.lvalue(name);
     w.arr = m; w.assoc = undefined; w.str = undefined; w.declOnly = undefined;
     let next = m.size ? Math.max(...m.keys()) + 1 : 0;
-    const put = (i: number, x: string): void => { m.set(i, w.integer ? String(this.arith.evalString(x)) : x); };
+    const put = (i: number, x: string): void => { m.set(i, w.integer ? String(hardArith(() => this.arith.evalString(x))) : x); };
     for (const it of items) {
       if ('idx' in it) {
         let i = Number(await this.arithAst(it.idx));
@@ -2152,6 +2255,7 @@ export class Shell {
     if (c.Args.length === 0) {
       this.lastArg = '';
       for (const a of c.Assigns) {
+        if (this.opts.xtrace && !a.Array && !(badAssigns.size && badAssigns.has(a.Name!.Value))) { await this.assignTraced(a); continue; }
         if (!this.assignValueSync(a)) await this.assignValue(a);
         if (this.opts.xtrace) {
           // (an array literal is traced as written: `+ a=(x "y z" $v)`)
@@ -2207,14 +2311,24 @@ export class Shell {
         }
       }
     }
-    if (this.opts.xtrace) await this.trace([...(temp ? [...temp].map(([k, v]) => `${k}=${v.str}`) : []), ...args]);
+    if (this.opts.xtrace) {
+      // (bash traces each prefix assignment on its own line)
+      if (temp) for (const [k, v] of temp) await this.traceRaw(`${k}=${traceWord(v.str ?? '', this.utf8Locale())}`);
+      await this.trace(args);
+    }
     if (!temp && redirs.length === 0) return this.callArgs(args);
     const run = async (): Promise<number> => {
       if (!temp) return this.callArgs(args);
       this.scopes.push(temp);
+      // (bash sets the locale of a builtin's or function's temporary LC_ variables, and back after)
+      // (for another command only once it ran, when the binding is gone)
+      let lc: string[] | undefined;
+      for (const k of temp.keys()) if (LOCALE_VARS.has(k)) (lc ??= []).push(k);
+      if (lc && (this.funcs.has(args[0]!) || builtins.has(args[0]!))) for (const k of lc) this.localeChanged(k);
       try { return await this.callArgs(args, temp); } finally {
         const i = this.scopes.lastIndexOf(temp);
         if (i >= 0) this.scopes.splice(i, 1);
+        if (lc) for (const k of lc) this.localeChanged(k);
       }
     };
     return redirs.length ? this.withRedirs(redirs, run) : run();
@@ -2229,7 +2343,8 @@ export class Shell {
   }
 
   async trace(words: string[]): Promise<void> {
-    await this.traceRaw(words.map(traceWord).join(' '));
+    const utf8 = this.utf8Locale();
+    await this.traceRaw(words.map((w) => traceWord(w, utf8)).join(' '));
   }
 
   async traceRaw(line: string): Promise<void> {
@@ -2246,11 +2361,12 @@ export class Shell {
       const fn = this.funcs.get(name);
       if (fn) return this.callFunc(name, fn, args.slice(1));
     }
-    const b = builtins.get(name);
+    const b = this.disabled?.has(name) ? undefined : builtins.get(name);
     if (b) {
       try {
         return await b(this, args);
       } catch (e: any) {
+        if (e instanceof ArithError && ASSIGNING_BUILTINS.has(name)) e.inBuiltin(name);
         if (e && typeof e.code === 'string' && (e.code === 'EBADF' || e.code === 'EIO' || e.code === 'ENOSPC')) {
           await this.err(`${name}: write error: ${errnoMsg(e)}`);
           return 1;
@@ -2320,7 +2436,16 @@ export class Shell {
     return f;
   }
 
+  /** `local -`: the set options as they were, restored when the function returns (per function depth). */
+  localDash: Map<number, { opts: Options; setOpts: Map<string, boolean> }> | undefined;
+  saveLocalOpts(): void {
+    const m = (this.localDash ??= new Map());
+    if (!m.has(this.funcDepth)) m.set(this.funcDepth, { opts: { ...this.opts }, setOpts: new Map(this.setOpts) });
+  }
+
   private leaveFunc(f: FuncFrame): void {
+    const dash = this.localDash?.get(this.funcDepth);
+    if (dash) { this.localDash!.delete(this.funcDepth); Object.assign(this.opts, dash.opts); this.setOpts = dash.setOpts; }
     if (f.ret !== undefined) this.traps.set('RETURN', f.ret);
     if (f.debug !== undefined) this.traps.set('DEBUG', f.debug);
     if (f.err !== undefined && !this.traps.has('ERR')) this.traps.set('ERR', f.err);
@@ -2330,7 +2455,9 @@ export class Shell {
     this.funcLines.pop();
     this.funcFiles.pop();
     this.funcDepth--;
-    this.scopes.pop();
+    const sc = this.scopes.pop();
+    const saved = sc && savedOpts.get(sc);
+    if (saved) Object.assign(this.opts, saved); // (`local -`)
     this.params = f.params;
     this.lastArg = f.lastArg; // ($_ is the call's last word again, not the body's)
   }
@@ -2421,6 +2548,9 @@ function epochRealtime(): string {
   return `${Math.floor(us / 1e6)}.${String(us % 1e6).padStart(6, '0')}`;
 }
 
+/** The variables bash's sv_locale watches. */
+const LOCALE_VARS = new Set(['LANG', 'LC_ALL', 'LC_CTYPE', 'LC_COLLATE', 'LC_MESSAGES', 'LC_NUMERIC', 'LC_TIME']);
+
 /** An arithmetic error in `((…))`: bash names the command in the message. */
 function arithCmdError(e: unknown): unknown {
   if (e instanceof ArithError) e.expr = '((: ' + e.expr.replace(/^\s+/, '');
@@ -2466,6 +2596,9 @@ function onlySafeCommands(n: unknown, names: Set<string>): boolean {
   for (const k in o) if (k !== 'type' && !onlySafeCommands(o[k], names)) return false;
   return true;
 }
+
+/** Builtins that assign variables: an arithmetic error assigning names them. */
+const ASSIGNING_BUILTINS = new Set(['declare', 'typeset', 'local', 'export', 'readonly', 'read', 'printf', 'mapfile', 'readarray', 'getopts']);
 
 /** Commands that set $BASH_COMMAND and trigger the DEBUG trap. */
 const tracedCmd = new Set(['CallExpr', 'TestClause', 'ArithmCmd', 'DeclClause', 'LetClause']);
@@ -2532,7 +2665,12 @@ function arrayLiteralSource(src: string, a: ArrayExpr): string | undefined {
   return `(${parts.join(' ')})`;
 }
 
-export function traceWord(w: string): string { return /^[a-zA-Z0-9_@%+=:,./-]+$/.test(w) ? w : shellQuote(w); }
+/** A word as bash's xtrace shows it: single-quoted with a shell metacharacter, `$'…'` with a control character. */
+export function traceWord(w: string, utf8 = false): string {
+  if (w === '') return "''";
+  if (/[ \t\n'"\\|&;()<>!{}*[?\]^$`]|^[~#]|[=:]~/.test(w)) return "'" + w.replace(/'/g, "'\\''") + "'";
+  return needsAnsiC(w, utf8) ? ansicQuote(w, utf8) : w;
+}
 
 /** Source-ish text of a word (for messages such as "ambiguous redirect"). */
 export function wordSource(src: string, w: Word): string | undefined {
@@ -2619,20 +2757,9 @@ function errexitApplies(c: Command): boolean {
 /** A value as bash's declare -p shows it; `utf8`: bytes of multibyte characters are printable. */
 export function dquote(s: string, utf8: boolean): string {
   // like bash's declare -p: $'…' when the value has characters not printable in the locale
-  if (/[\x00-\x1f\x7f]/.test(s) || (!utf8 && /[\x80-\xff]/.test(s))) {
-    let o = "$'";
-    for (const c of s) {
-      const code = c.charCodeAt(0);
-      const e = ansicEsc[c];
-      if (e) o += e;
-      else if (code < 32 || code === 127 || (code >= 128 && !utf8)) o += '\\' + code.toString(8).padStart(3, '0');
-      else o += c;
-    }
-    return o + "'";
-  }
+  if (needsAnsiC(s, utf8)) return ansicQuote(s, utf8);
   return '"' + s.replace(/(["\\$`])/g, '\\$1') + '"';
 }
-const ansicEsc: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\x1b': '\\E', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', "'": "\\'", '\\': '\\\\' };
 
 export function errnoMsg(e: any): string {
   switch (e?.code) {

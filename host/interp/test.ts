@@ -69,7 +69,8 @@ export function unaryTest(sh: Shell, op: number, x: string): boolean {
 function intArg(sh: Shell, s: string, strict: boolean): bigint {
   const t = s.trim();
   if (strict) {
-    if (/^[+-]?[0-9]+$/.test(t)) return BigInt(t);
+    // (bash's legal_number: out of the 64-bit range is no integer)
+    if (/^[+-]?[0-9]+$/.test(t)) { const n = BigInt(t); if (n >= -(2n ** 63n) && n < 2n ** 63n) return n; }
     throw new ShellError(`${s}: integer expression expected`, 2);
   }
   return sh.arith.evalString(s);

@@ -102,3 +102,42 @@ export function charStarts(s: string): number[] {
   out.push(s.length);
   return out;
 }
+
+/**
+ * Whether glibc's setlocale accepts a locale name: C and POSIX, C.UTF-8 (built in), a directory
+ * under /usr/lib/locale (codeset as given or normalized: `UTF-8` → `utf8`); with a locale-archive
+ * (not read) any name is assumed to be there.
+ */
+export function localeExists(name: string): boolean {
+  if (name === '' || name === 'C' || name === 'POSIX') return true;
+  if (name.includes('/')) return false;
+  const m = /^([^.@]+)(?:\.([^@]*))?(@.*)?$/.exec(name);
+  if (!m) return false;
+  const norm = m[2] === undefined ? undefined : normCodeset(m[2]);
+  if (m[1] === 'C' && norm === 'utf8' && !m[3]) return true;
+  const dirs = [name];
+  if (norm !== undefined) dirs.push(`${m[1]}.${norm}${m[3] ?? ''}`);
+  for (const d of dirs) if (fs.existsSync(`/usr/lib/locale/${d}/LC_CTYPE`)) return true;
+  return fs.existsSync('/usr/lib/locale/locale-archive');
+}
+
+/** glibc's _nl_normalize_codeset: letters lower-cased, digits kept, the rest dropped (`iso` prefix when all digits). */
+function normCodeset(cs: string): string {
+  const t = cs.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return /^[0-9]+$/.test(t) ? 'iso' + t : t;
+}
+
+/**
+ * The names glibc records as tried (per category) when it looks `name` up and fails: the name and
+ * the fallbacks it derives (without territory, codeset or modifier, codeset normalized). A later
+ * lookup of one of them fails without setting errno (bash then leaves out ": No such file or directory").
+ */
+export function localeFallbacks(name: string): string[] {
+  const m = /^([^_.@]+)(_[^.@]*)?(\.[^@]*)?(@.*)?$/.exec(name);
+  if (!m) return [name];
+  const [, lang, terr = '', cs = '', mod = ''] = m;
+  const css = cs ? [cs, '.' + normCodeset(cs.slice(1)), ''] : [''];
+  const out = new Set<string>([name]);
+  for (const t of terr ? [terr, ''] : ['']) for (const c of css) for (const md of mod ? [mod, ''] : ['']) out.add(lang + t + c + md);
+  return [...out];
+}
