@@ -9,6 +9,10 @@
 //                            exact node binary and CPU
 //   dist/mvdan-sh.js         mvdan-sh for the scripts the fast parser declines, loaded by the blob's
 //                            process through a V8 code cache (dist/mvdan-sh.js.<node version>.cache)
+//   dist/interp-spawn.node   native addon (host/interp/native/posix-spawn.cc, N-API) that starts
+//                            external commands through posix_spawn instead of libuv's fork; built
+//                            with the C++ compiler against node's own headers, left out with a
+//                            warning when that fails (external commands then go through libuv)
 //   dist/interp.blob.stamp   what the launcher checks before using the blob: line 1 the node binary
 //                            (process.execPath), line 2 /sys/devices/system/cpu/modalias; its mtime
 //                            is the node binary's (`touch -r`)
@@ -18,14 +22,15 @@
 // Usage: node scripts/build-interp.mjs [--no-snapshot]   (`--snapshot` is accepted, it is the default)
 import { build } from 'esbuild';
 import { mkdir, writeFile, rm, rename, mkdtemp, readFile } from 'node:fs/promises';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 
 const BLOB = 'dist/interp.blob';
 const MVDAN = 'dist/mvdan-sh.js';
+const SPAWN_ADDON = 'dist/interp-spawn.node';
 // V8 flags the blob is built and run with (bin/hpatch-router passes the same; they are part of the
 // blob's identity). --no-rehash-snapshot keeps the hash seed the builder drew at random instead of
 // drawing a new one and rehashing every string and dictionary at each start (~5 ms): the seed is
@@ -56,6 +61,11 @@ await rm(STAMP, { force: true });
 await rm(BLOB, { force: true });
 await rm('dist/interp-snapshot.cjs', { force: true }); // left by older builds
 for (const f of readdirSync('dist')) if (/^(interp\.cjs|mvdan-sh\.js)\..*\.cache$/.test(f)) await rm(`dist/${f}`);
+{
+  const why = buildSpawnAddon();
+  if (why) console.warn(`warning: no ${SPAWN_ADDON} (${why}); external commands start through libuv's fork`);
+  else console.log(`built ${SPAWN_ADDON}`);
+}
 await build({ ...bundleOptions, entryPoints: ['host/interp/bin.ts'], outfile: 'dist/interp.cjs' });
 warnIfNotAscii('dist/interp.cjs');
 await build({ ...bundleOptions, entryPoints: ['host/interp/launch.ts'], outfile: 'dist/interp-launch.cjs' });
@@ -75,6 +85,20 @@ function warnIfNotAscii(file) {
   const b = readFileSync(file);
   const i = b.findIndex((c) => c > 0x7f);
   if (i >= 0) console.warn(`warning: ${file} has a non-ASCII byte at ${i}: V8 will keep its source as UTF-16`);
+}
+
+/** Compiles the posix_spawn addon against this node's headers and loads it once; returns why not, or undefined. */
+function buildSpawnAddon() {
+  const out = `${SPAWN_ADDON}.tmp-${process.pid}`;
+  const include = join(dirname(process.execPath), '..', 'include', 'node');
+  if (!existsSync(join(include, 'node_api.h'))) { rmSync(SPAWN_ADDON, { force: true }); return `no node headers in ${include}`; }
+  const cxx = process.env.CXX || 'g++';
+  const c = spawnSync(cxx, ['-O2', '-Wall', '-shared', '-fPIC', '-std=c++17', '-I', include, 'host/interp/native/posix-spawn.cc', '-o', out], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  if (c.status !== 0) { rmSync(out, { force: true }); rmSync(SPAWN_ADDON, { force: true }); return `${cxx} failed: ${c.error?.message ?? ''}${c.stderr}`.trim(); }
+  const t = spawnSync(process.execPath, ['-e', 'const m = { exports: {} }; process.dlopen(m, process.argv[1]); process.exit(m.exports.supported() ? 0 : 3)', join(process.cwd(), out)], { encoding: 'utf8' });
+  if (t.status !== 0) { rmSync(out, { force: true }); rmSync(SPAWN_ADDON, { force: true }); return t.status === 3 ? 'this kernel has no pidfd_open' : `it does not load: ${t.stderr}`.trim(); }
+  renameSync(out, SPAWN_ADDON);
+  return undefined;
 }
 
 /** Builds, smoke-tests and installs the blob and its stamp; returns why not, or undefined. */

@@ -1,5 +1,7 @@
 // Entry point of the hpatch-router executable. Subcommands are imported lazily so that each role
 // loads only what it needs (the interpreter must not pay for undici, the router for mvdan-sh).
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { invokedName, takeInvokedAs } from '../runtime/invocation.ts';
 
 const argv = process.argv.slice(2);
@@ -14,6 +16,10 @@ async function main(): Promise<number | undefined> {
   }
   if (argv[0] === 'interp') {
     const { runInterpCli } = await import('../interp/cli.ts');
+    const { findSpawnAddon, setSpawnAddon } = await import('../interp/native-spawn.ts');
+    // (dist/hpatch-router.mjs or a chunk beside it; from source, host/cli/main.ts)
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    setSpawnAddon(findSpawnAddon([here, path.join(here, '..'), path.join(here, '..', '..', 'dist')]));
     // Exit at once: a builtin may still hold a read on an inherited descriptor that would keep
     // the event loop alive after the script finished (the interpreter writes synchronously).
     process.exit(await runInterpCli(argv.slice(1)));

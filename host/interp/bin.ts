@@ -1,6 +1,10 @@
 // CommonJS-friendly entry (no top-level await) for the esbuild bundle built by
 // scripts/build-interp.mjs: `node dist/interp-launch.cjs [interp args]`.
 import { runInterpCli } from './cli.ts';
+import { findSpawnAddon, setSpawnAddon } from './native-spawn.ts';
+
+// (the bundle is dist/interp.cjs: the addon is beside it)
+if (typeof __dirname === 'string') setSpawnAddon(findSpawnAddon([__dirname]));
 
 runInterpCli(process.argv.slice(2)).then(
   (code) => process.exit(code),

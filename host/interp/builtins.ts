@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { isatty } from 'node:tty';
 import type { Assign, Word } from './ast.ts';
 import type { Job, Shell, Var } from './runner.ts';
-import { errnoMsg, optionLetters, savedOpts, tempScopes, traceWord } from './runner.ts';
+import { errnoMsg, noShebangScript, optionLetters, savedOpts, scriptRunner, tempScopes, traceWord } from './runner.ts';
 import { declWords, parseScript } from './reparse.ts';
 import { DiscardError, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { readSome, readByteSync, readPath, AGAIN, TIMEOUT } from './io.ts';
@@ -1610,6 +1610,15 @@ def(['exec'], async (sh, args) => {
     }
     throw new ExitSignal(found.status);
   }
+  // a `#!`-less script runs in place, its $0 the full path (as in bash); posix_spawn would refuse it
+  const script = noShebangScript(found.path!);
+  if (script === 'binary') {
+    // (bash names it by its full path, then reports errno 0 as well)
+    await sh.err(`${found.path}: cannot execute binary file: Exec format error`);
+    await sh.err(`${found.path}: Success`);
+    throw new ExitSignal(126);
+  }
+  if (script && scriptRunner) throw new ExitSignal(await scriptRunner(sh, script, [found.path!, ...rest.slice(1)]));
   const st = await runExternal(sh, found.path!, rest);
   throw new ExitSignal(st);
 });

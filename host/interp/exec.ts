@@ -7,6 +7,7 @@ import { constants as osConstants } from 'node:os';
 import type { Shell } from './runner.ts';
 import { fromBytes } from './runner.ts';
 import { drainHeld, type OsFd } from './io.ts';
+import { spawnAddon } from './native-spawn.ts';
 
 export interface Found { path?: string; error?: string; status: number; display?: string }
 
@@ -77,50 +78,38 @@ export function reportSignal(sh: Shell, signal: string, pid: number, fallback: s
   return sh.writeFd(2, signal === 'SIGTERM' ? `${desc}\n` : `${sh.errName}: line ${sh.lineOf(sh.curPos)}: ${String(pid).padStart(5)} ${desc.padEnd(24)}${text}\n`).catch(() => undefined);
 }
 
-/** Spawns `file` with argv and waits for it; returns bash-style status (128+n on signal). */
-export function runExternal(sh: Shell, file: string, args: string[]): Promise<number> {
+/**
+ * Spawns `file` with argv and waits for it; returns bash-style status (128+n on signal). Through
+ * posix_spawn (native-spawn.ts) when the addon is there, else child_process. Either way the child
+ * gets the shell's fds as they are (a closed one stays closed), its cwd and exported environment
+ * (with `_` set to the command's path, last, like bash), and a new session and process group
+ * when the shell makes groups.
+ */
+export function runExternal(sh: Shell, found: string, args: string[]): Promise<number> {
+  // (a name with a slash is exec'd as typed, relative to the cwd: a `#!` script sees it as $0)
+  const file = args[0]!.includes('/') && path.resolve(sh.cwd, args[0]!) === found ? args[0]! : found;
   const max = Math.max(2, sh.fds.maxFd());
-  const stdio: (number | 'ignore')[] = [], fds: (OsFd | undefined)[] = [];
+  const stdio: number[] = [], fds: (OsFd | undefined)[] = [];
   for (let i = 0; i <= max; i++) {
     const f = sh.fds.get(i);
     fds.push(f);
-    stdio.push(f ? f.fd : 'ignore');
+    stdio.push(f ? f.fd : -1);
   }
   // (output builtins held back for the pipes the child writes to goes first)
   const d = drainHeld(fds);
-  if (d !== undefined) return d.then(() => runExternal(sh, file, args));
+  if (d !== undefined) return d.then(() => runExternal(sh, found, args));
   return new Promise<number>((resolve) => {
-    let child;
-    try {
-      sh.applyUmask();
-      child = spawn(fromBytes(file), args.slice(1).map(fromBytes), {
-        argv0: fromBytes(args[0]!),
-        cwd: fromBytes(sh.cwd),
-        env: { ...sh.environ(), _: fromBytes(file) }, // (bash puts the command's path in `_`, last)
-        stdio,
-        detached: sh.procGroups,
-      });
-    } catch (e: any) {
-      void sh.err(`${args[0]}: ${e?.message ?? e}`).then(() => resolve(126));
-      return;
-    }
-    let done = false;
-    child.once('error', (e: any) => {
+    let pid: number | undefined, done = false;
+    const failed = (code: string | undefined, message: string): void => {
       if (done) return;
       done = true;
-      if (e?.code === 'ENOEXEC' || e?.code === 'EACCES') {
-        void sh.err(`${args[0]}: ${e.code === 'EACCES' ? 'Permission denied' : 'cannot execute binary file: Exec format error'}`).then(() => resolve(126));
+      if (code === 'ENOEXEC' || code === 'EACCES') {
+        void sh.err(`${args[0]}: ${code === 'EACCES' ? 'Permission denied' : 'cannot execute binary file: Exec format error'}`).then(() => resolve(126));
         return;
       }
-      void sh.err(`${args[0]}: ${e?.message ?? e}`).then(() => resolve(127));
-    });
-    const pid = child.pid;
-    if (pid !== undefined) {
-      sh.children.add(pid);
-      if (sh.procGroups) sh.groups.add(pid);
-      sh.onSpawn?.(pid);
-    }
-    child.once('exit', (code, signal) => {
+      void sh.err(`${args[0]}: ${message}`).then(() => resolve(127));
+    };
+    const exited = (code: number | null, signal: string | null): void => {
       if (pid !== undefined) {
         sh.children.delete(pid);
         if (sh.groups.has(pid)) { try { process.kill(-pid, 0); } catch { sh.groups.delete(pid); } }
@@ -135,6 +124,46 @@ export function runExternal(sh: Shell, file: string, args: string[]): Promise<nu
       const st = code !== null ? code : 128 + signalNumber(signal ?? '');
       // a trapped signal the command sent to the shell is delivered after its exit: let it arrive first
       if (sh.signalTraps > 0) setImmediate(() => resolve(st)); else resolve(st);
-    });
+    };
+    sh.applyUmask();
+    const addon = spawnAddon();
+    if (addon) {
+      const env = Object.entries({ ...sh.environ(undefined, true), _: file }).map(([k, v]) => Buffer.from(`${k}=${v}`, 'latin1'));
+      const r = addon.spawn(Buffer.from(file, 'latin1'), args.map((a) => Buffer.from(a, 'latin1')), env, Buffer.from(sh.cwd, 'latin1'), Int32Array.from(stdio), sh.procGroups,
+        (code, sig) => exited(code >= 0 ? code : sig > 0 ? null : 127, code >= 0 || sig <= 0 ? null : signalName(sig)));
+      if (r < 0) { const code = errnoName(-r); failed(code, `spawn ${fromBytes(file)} ${code}`); return; }
+      pid = r;
+    } else {
+      let child;
+      try {
+        child = spawn(fromBytes(file), args.slice(1).map(fromBytes), {
+          argv0: fromBytes(args[0]!),
+          cwd: fromBytes(sh.cwd),
+          env: { ...sh.environ(), _: fromBytes(file) },
+          // (libuv gives a closed fd 0-2 /dev/null instead)
+          stdio: stdio.map((n) => (n < 0 ? 'ignore' : n)),
+          detached: sh.procGroups,
+        });
+      } catch (e: any) {
+        void sh.err(`${args[0]}: ${e?.message ?? e}`).then(() => resolve(126));
+        return;
+      }
+      child.once('error', (e: any) => failed(e?.code, e?.message ?? String(e)));
+      child.once('exit', exited);
+      pid = child.pid;
+    }
+    if (pid !== undefined) {
+      sh.children.add(pid);
+      if (sh.procGroups) sh.groups.add(pid);
+      sh.onSpawn?.(pid);
+    }
   });
+}
+
+function signalName(n: number): string {
+  return Object.entries(osConstants.signals).find(([, v]) => v === n)?.[0] ?? `SIG${n}`;
+}
+
+function errnoName(n: number): string {
+  return Object.entries(osConstants.errno).find(([, v]) => v === n)?.[0] ?? `errno ${n}`;
 }

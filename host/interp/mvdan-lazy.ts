@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { requireCached } from './code-cache.ts';
 
 /** The directory of the blob this process started from (`--snapshot-blob PATH`). */
-function blobDir(): string {
+export function blobDir(): string {
   const argv = process.execArgv;
   const i = argv.indexOf('--snapshot-blob');
   const blob = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--snapshot-blob='))?.slice('--snapshot-blob='.length);

@@ -744,8 +744,9 @@ export class Shell {
     return undefined;
   }
 
-  /** Environment for child processes (exported variables), as UTF-8 strings. */
-  environ(extra?: Map<string, string>): Record<string, string> {
+  /** Environment for child processes (exported variables), as UTF-8 strings (`bytes`: as the shell's byte strings). */
+  environ(extra?: Map<string, string>, bytes = false): Record<string, string> {
+    const enc = bytes ? (s: string): string => s : fromBytes;
     const env: Record<string, string> = {};
     const seen = new Set<string>();
     // (in bash's order: innermost scope first, each in its hash table's order: 1024 buckets for
@@ -758,12 +759,12 @@ export class Shell {
         if (!v.exported) continue;
         const val = v.arr ? v.arr.get(0) : v.assoc ? undefined : k === 'SHELLOPTS' || k === 'BASHOPTS' ? this.specialOrVar(k) : v.str;
         if (val === undefined || v.arr || v.assoc) continue;
-        env[fromBytes(k)] = fromBytes(val);
+        env[enc(k)] = enc(val);
       }
     }
     // bash's encoding of an exported function: BASH_FUNC_name%%=() { body }
-    for (const [f] of bucketOrder(this.funcs, 512)) if (this.funcAttrs.get(f)?.includes('x')) env[`BASH_FUNC_${fromBytes(f)}%%`] = fromBytes('() ' + this.functionText(f).replace(/^[^\n]*\n/, ''));
-    if (extra) for (const [k, v] of extra) env[fromBytes(k)] = fromBytes(v);
+    for (const [f] of bucketOrder(this.funcs, 512)) if (this.funcAttrs.get(f)?.includes('x')) env[`BASH_FUNC_${enc(f)}%%`] = enc('() ' + this.functionText(f).replace(/^[^\n]*\n/, ''));
+    if (extra) for (const [k, v] of extra) env[enc(k)] = enc(v);
     return env;
   }
 
@@ -2497,7 +2498,7 @@ export class Shell {
  * A file that execve(2) would reject with ENOEXEC (no `#!`, not ELF) and that does not look binary:
  * bash runs it itself in a fresh subshell; libuv would hand it to /bin/sh instead.
  */
-function noShebangScript(p: string): Buffer | 'binary' | undefined {
+export function noShebangScript(p: string): Buffer | 'binary' | undefined {
   let fd: number;
   try { fd = fs.openSync(Buffer.from(p, 'latin1'), 'r'); } catch { return undefined; }
   try {

@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as v8 from 'node:v8';
 import { runInterpCli, runScript } from './cli.ts';
 import { mvdanLoaded, parse, setMvdanLoader } from './parser.ts';
-import { loadMvdanBesideBlob } from './mvdan-lazy.ts';
+import { blobDir, loadMvdanBesideBlob } from './mvdan-lazy.ts';
+import { findSpawnAddon, setSpawnAddon } from './native-spawn.ts';
 import { resetPipesForSnapshot } from './io.ts';
 
 // mvdan-sh stays out of the blob (the bundle has it as an external): fast-parser.ts parses the
@@ -40,6 +41,8 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
     delete process.env['HPATCH_INTERP_TUNABLES'];
     if (process.env['GLIBC_TUNABLES'] === 'glibc.malloc.hugetlb=1') delete process.env['GLIBC_TUNABLES'];
   }
+  // (the warm-up above spawned through libuv: a native module cannot be in the blob)
+  setSpawnAddon(findSpawnAddon([blobDir()]));
   runInterpCli(process.argv.slice(1)).then(
     (code) => process.exit(code),
     (e: unknown) => { process.stderr.write(`interp: ${(e as Error)?.stack ?? String(e)}\n`); process.exit(70); },

@@ -6,6 +6,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runScript } from '../../host/interp/cli.ts';
+import { findSpawnAddon, setSpawnAddon } from '../../host/interp/native-spawn.ts';
+
+// external commands start as they do from the CLI: through the posix_spawn addon `make build` made
+setSpawnAddon(findSpawnAddon([path.resolve('dist')]));
 
 export interface Case { name: string; script: string; stdin?: string; posix?: boolean; stderr?: boolean; file: string }
 export interface Outcome { stdout: string; stderr: string; status: number }
