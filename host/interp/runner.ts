@@ -169,6 +169,8 @@ export class Shell {
   jobs: Job[] = [];
   /** Runs as an asynchronous job: bash reports no `Terminated` for its commands. */
   inBackground = false;
+  /** > 0 while stdin is redirected by a compound command or a pipe (see background()). */
+  stdinRedirected = 0;
   /** The parent's background jobs, still listed by `jobs` in a subshell (like bash). */
   inheritedJobs: Job[] = [];
   lastBgPid = 0;
@@ -832,7 +834,7 @@ export class Shell {
     s.curCmd = this.curCmd; s.curCmdSrc = this.curCmdSrc;
     s.lastBgPid = this.lastBgPid; s.funcDepth = this.funcDepth; s.loopDepth = 0; s.subshell = this.subshell + 1;
     s.bashpid = virtualPid(); s.jobKill = this.jobKill; s.dirStack = this.dirStack.slice(); s.source = this.source; s.curPos = this.curPos;
-    s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.funcLines = this.funcLines.slice(); s.funcFiles = this.funcFiles.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.parseUtf8 = this.parseUtf8; s.localeTried = this.localeTried && new Set(this.localeTried); s.seconds = this.seconds; s.lostSpecial = this.lostSpecial && new Set(this.lostSpecial); s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
+    s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.stdinRedirected = this.stdinRedirected; s.funcLines = this.funcLines.slice(); s.funcFiles = this.funcFiles.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.parseUtf8 = this.parseUtf8; s.localeTried = this.localeTried && new Set(this.localeTried); s.seconds = this.seconds; s.lostSpecial = this.lostSpecial && new Set(this.lostSpecial); s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
     s.lastArg = this.lastArg;
     s.noErrexit = this.noErrexit; s.cMode = this.cMode; s.traceLevel = this.traceLevel; s.quietSignals = this.quietSignals;
     s.fds = this.fds.clone();
@@ -1416,7 +1418,10 @@ export class Shell {
     // a simple command expands its words before its redirections (bash order)
     if (st.Cmd.type === 'CallExpr') return this.call(st.Cmd, st.Redirs);
     let ran = false;
-    const r = await this.withRedirs(st.Redirs, () => { ran = true; return this.cmd(st.Cmd!); });
+    const inRedir = st.Redirs.some(redirectsStdin);
+    if (inRedir) this.stdinRedirected++;
+    let r: number;
+    try { r = await this.withRedirs(st.Redirs, () => { ran = true; return this.cmd(st.Cmd!); }); } finally { if (inRedir) this.stdinRedirected--; }
     if (!ran && r !== 0) this.redirFailed = st; // a compound command's failed redirection: set -e/ERR apply
     return r;
   }
@@ -1444,6 +1449,11 @@ export class Shell {
   async background(st: Stmt): Promise<void> {
     const sub = this.clone();
     sub.inBackground = true;
+    // bash without job control: an async command reads /dev/null, unless its stdin is redirected
+    // (by the command itself, by a compound command around it, or a pipe into its pipeline
+    // stage); an async pipeline keeps the shell's stdin
+    const pipeline = st.Cmd?.type === 'BinaryCmd' && (st.Cmd.Op === Tok.or || st.Cmd.Op === Tok.orAnd);
+    if (this.stdinRedirected === 0 && !pipeline && !st.Redirs.some(redirectsStdin)) sub.fds.set(0, openFile('/dev/null', fs.constants.O_RDONLY));
     sub.jobKill = { sig: 0 };
     const inner: Stmt = { ...st, Background: false };
     if (st.Cmd?.type === 'CallExpr') sub.noErrTrap = inner; // bash execs an async simple command: no ERR trap
@@ -1802,7 +1812,7 @@ export class Shell {
     const subs: Shell[] = [];
     for (let i = 0; i < n; i++) {
       const s = this.clone();
-      if (i > 0) s.fds.set(0, pipes[i - 1]!.r);
+      if (i > 0) { s.fds.set(0, pipes[i - 1]!.r); s.stdinRedirected++; }
       const sst = stages[i]!.st;
       if (i > 0 && sst.Cmd?.type === 'WhileClause' && sst.Redirs.length === 0 && !sst.Background && !(i === n - 1 && this.shopt.has('lastpipe'))) s.stageStdin = pipes[i - 1]!.r;
       if (i < n - 1) {
@@ -2492,6 +2502,12 @@ export class Shell {
     if (script && scriptRunner) return scriptRunner(this, script, args);
     return runExternal(this, found.path!, args);
   }
+}
+
+/** Whether a redirection's target is fd 0. */
+function redirectsStdin(r: Redirect): boolean {
+  if (r.N) return r.N.Value === '0';
+  return r.Op === Tok.rdrIn || r.Op === Tok.rdrInOut || r.Op === Tok.dplIn || r.Op === Tok.hdoc || r.Op === Tok.dashHdoc || r.Op === Tok.wordHdoc;
 }
 
 /**
