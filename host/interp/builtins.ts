@@ -11,7 +11,7 @@ import { readSome, readByteSync, readPath, AGAIN, TIMEOUT } from './io.ts';
 import { ansiC, ansicQuote, needsAnsiC, shellQuote } from './expand.ts';
 import { testArgs } from './test.ts';
 import { formatHashTable } from './command-hash.ts';
-import { isExecFile, lookPath, reportSignal, reportsSignal, runExternal } from './exec.ts';
+import { isExecFile, lookPath, reportSignal, reportsSignal, runExternal, signalDescriptions, signalName } from './exec.ts';
 import { getPrivateCommand } from './registry.ts';
 import { PSEUDO_SIGS, SIGNAMES, keyNumber, sigDescription, sigKey, sigNumber, signalTable } from './signals.ts';
 import { HELP_LIST, HELP_TOPICS, HELP_VERSION } from './help-text.ts';
@@ -1262,9 +1262,17 @@ export async function readLine(sh: Shell, n: number, delim: string, max = -1, ra
   let count = 0;
   // -n/-N count characters: in a UTF-8 locale the bytes that continue a multibyte one are not counted
   const utf8 = max >= 0 && sh.utf8Locale();
-  let cont = 0;
+  let cont = 0, sinceYield = 0;
   for (;;) {
     if (max >= 0 && count >= max && cont === 0) return { text, eof: false };
+    // input that never runs dry (/dev/zero) is read without waiting: every 64 KiB, the deadline
+    // of -t, and a turn of the event loop so that cancellation gets through
+    if (++sinceYield >= 65536) {
+      sinceYield = 0;
+      if (deadline !== undefined && Date.now() >= deadline) throw new ReadTimeout(text);
+      await new Promise((r) => setImmediate(r));
+      if (sh.cancelStatus.value !== 0) throw new ExitSignal(sh.cancelStatus.value);
+    }
     let byte = readByteSync(f);
     if (byte === AGAIN) {
       const r = await readSome(f, 1, deadline);
@@ -2142,14 +2150,18 @@ def(['jobs'], async (sh, args) => {
     }
   }
   if (mode.includes('s')) return 0;
-  const running = [...sh.inheritedJobs, ...sh.jobs].filter((j) => j.num !== undefined && j.status === undefined).sort((a, b) => a.num! - b.num!);
-  const n = running.length;
+  // the job table: running jobs, and finished ones no foreground command was waited for since
+  // (bash lists those as Done, then forgets them)
+  const table = [...sh.inheritedJobs, ...sh.jobs].filter((j) => j.num !== undefined).sort((a, b) => a.num! - b.num!);
+  const n = table.length;
   for (let i = 0; i < n; i++) {
-    const j = running[i]!;
+    const j = table[i]!;
     const mark = i === n - 1 ? '+' : i === n - 2 ? '-' : ' ';
+    const state = j.status === undefined ? 'Running' : j.signal ? signalDescriptions[signalName(j.signal)] ?? 'Killed' : j.status === 0 ? 'Done' : `Exit ${j.status}`;
     if (mode.includes('p')) await out(sh, `${j.pid}\n`);
-    else await out(sh, `[${j.num}]${mark} ${mode.includes('l') ? `${String(j.pid).padStart(5)} ` : ' '}${'Running'.padEnd(24)}${j.cmd} &\n`);
+    else await out(sh, `[${j.num}]${mark} ${mode.includes('l') ? `${String(j.pid).padStart(5)} ` : ' '}${state.padEnd(24)}${j.cmd}${j.status === undefined ? ' &' : ''}\n`);
   }
+  for (const j of sh.jobs) if (j.status !== undefined && j.num !== undefined && !mode.includes('n')) j.num = undefined;
   return 0;
 });
 

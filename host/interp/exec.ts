@@ -56,7 +56,7 @@ export function lookPath(sh: Shell, name: string, remember = false): Found {
   return { error: 'command not found', status: 127 };
 }
 
-const signalDescriptions: Record<string, string> = {
+export const signalDescriptions: Record<string, string> = {
   SIGTERM: 'Terminated', SIGKILL: 'Killed', SIGSEGV: 'Segmentation fault', SIGHUP: 'Hangup', SIGUSR1: 'User defined signal 1',
   SIGUSR2: 'User defined signal 2', SIGABRT: 'Aborted', SIGQUIT: 'Quit', SIGALRM: 'Alarm clock', SIGBUS: 'Bus error', SIGFPE: 'Floating point exception',
   SIGILL: 'Illegal instruction', SIGTRAP: 'Trace/breakpoint trap',
@@ -116,6 +116,7 @@ export function runExternal(sh: Shell, found: string, args: string[]): Promise<n
       }
       if (done) return;
       done = true;
+      if (!sh.inBackground) sh.cleanupDeadJobs();
       sh.killedBy = code === null && signal ? signalNumber(signal) : 0;
       if (code === null && signal && reportsSignal(sh, signal)) {
         void reportSignal(sh, signal, pid ?? 0, args.join(' ')).then(() => resolve(128 + signalNumber(signal)));
@@ -160,7 +161,7 @@ export function runExternal(sh: Shell, found: string, args: string[]): Promise<n
   });
 }
 
-function signalName(n: number): string {
+export function signalName(n: number): string {
   return Object.entries(osConstants.signals).find(([, v]) => v === n)?.[0] ?? `SIG${n}`;
 }
 

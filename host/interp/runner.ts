@@ -1037,6 +1037,14 @@ export class Shell {
     return true;
   }
 
+  /**
+   * bash's cleanup_dead_jobs, after the shell waited for a foreground command: finished jobs
+   * leave the job table (until then `jobs` lists them as Done, and their numbers stay taken).
+   */
+  cleanupDeadJobs(): void {
+    for (let i = 0; i < this.jobs.length; i++) { const j = this.jobs[i]!; if (j.status !== undefined) j.num = undefined; }
+  }
+
   async waitAll(): Promise<void> {
     for (const j of this.jobs) await j.done.catch(() => undefined);
   }
@@ -1498,7 +1506,7 @@ export class Shell {
       };
     }
     // bash's job number: one more than the highest job still in its table (finished jobs are dropped)
-    job.num = 1 + Math.max(0, ...this.jobs.filter((j) => j.num !== undefined && j.status === undefined).map((j) => j.num!));
+    job.num = 1 + Math.max(0, ...this.jobs.filter((j) => j.num !== undefined).map((j) => j.num!));
     job.cmd = this.source.src.slice(st.Position, st.Semicolon).trimEnd();
     this.jobs.push(job);
     this.lastBgPid = job.pid;
@@ -1523,7 +1531,7 @@ export class Shell {
     switch (c.type) {
       case 'CallExpr': return this.call(c);
       case 'Block': return this.stmts(c.Stmts);
-      case 'Subshell': return this.runSubshell((s) => s.stmts(c.Stmts));
+      case 'Subshell': { const r = await this.runSubshell((s) => s.stmts(c.Stmts)); this.cleanupDeadJobs(); return r; }
       case 'BinaryCmd': {
         return c.Op === Tok.andAnd || c.Op === Tok.orOr ? this.andOr(c) : this.pipeline(c);
       }
@@ -1836,6 +1844,7 @@ export class Shell {
       results = await Promise.all(stages.map((stg, i) => this.runSubshell((s) => s.stmt(stg.st), subs[i]!)));
     }
     this.setPipestatus(results);
+    this.cleanupDeadJobs();
     let st = results[n - 1]!;
     if (this.opts.pipefail) { for (let i = n - 1; i >= 0; i--) if (results[i] !== 0) { st = results[i]!; break; } }
     return st;
@@ -1888,6 +1897,7 @@ export class Shell {
     const st = await this.runSubshell((s) => s.stmts(stmts), sub);
     let out = (await reading).toString('latin1');
     p.r.release();
+    this.cleanupDeadJobs();
     this.status = st;
     this.lastSubstStatus = st;
     if (out.includes('\0')) {
