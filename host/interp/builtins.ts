@@ -40,6 +40,7 @@ const USAGES: Record<string, string> = {
 async function usageErr(sh: Shell, name: string, msg: string | undefined): Promise<number> {
   if (msg !== undefined) await errOut(sh, name, msg);
   await sh.writeFd(2, `${name}: usage: ${USAGES[name] ?? HELP_TOPICS.find((t) => t[0] === name)?.[1] ?? name}\n`);
+  sh.usageFailed = true;
   return 2;
 }
 /**
@@ -700,11 +701,11 @@ def(['return'], async (sh, args) => {
   const v = statusArg(sh, args[1], 'return');
   if (typeof v === 'string') {
     await sh.err(v);
-    if (sh.funcDepth === 0 && !sh.sourcing) { await errOut(sh, 'return', "can only `return' from a function or sourced script"); return 2; }
+    if (sh.funcDepth === 0 && !sh.sourcing) { await errOut(sh, 'return', "can only `return' from a function or sourced script"); sh.usageFailed = true; return 2; }
     throw new ReturnSignal(2);
   }
   if (args.length > 2) throw new DiscardError('return: too many arguments', 1, true);
-  if (sh.funcDepth === 0 && !sh.sourcing) { await errOut(sh, 'return', "can only `return' from a function or sourced script"); return 2; }
+  if (sh.funcDepth === 0 && !sh.sourcing) { await errOut(sh, 'return', "can only `return' from a function or sourced script"); sh.usageFailed = true; return 2; }
   throw new ReturnSignal(v);
 });
 // `return [N]` in a function, `break [N]`/`continue [N]` in a loop, without a promise: they
@@ -724,7 +725,8 @@ for (const kind of ['break', 'continue'] as const) {
 for (const kind of ['break', 'continue'] as const) {
   def([kind], async (sh, args) => {
     let n = 1;
-    if (sh.loopDepth === 0) { await errOut(sh, kind, "only meaningful in a `for', `while', or `until' loop"); return 0; }
+    // (POSIX mode says nothing)
+    if (sh.loopDepth === 0) { if (!sh.posix) await errOut(sh, kind, "only meaningful in a `for', `while', or `until' loop"); return 0; }
     if (args[1] !== undefined) {
       if (!/^\s*[-+]?\d+\s*$/.test(args[1])) { await errOut(sh, kind, `${args[1]}: numeric argument required`); throw new ExitSignal(128); }
       if (args.length > 2) throw new DiscardError(`${kind}: too many arguments`, 1, true);
@@ -741,7 +743,10 @@ def(['shift'], async (sh, args) => {
   if (!Number.isInteger(n)) { await errOut(sh, 'shift', `${args[1]}: numeric argument required`); return 1; }
   if (n < 0) { await errOut(sh, 'shift', `${args[1]}: shift count out of range`); return 1; }
   if (args.length > 2) throw new DiscardError('shift: too many arguments', 1, true);
-  if (n > sh.params.length) return 1;
+  if (n > sh.params.length) {
+    if (sh.shopt.has('shift_verbose')) await errOut(sh, 'shift', `${args[1] === undefined ? '' : `${args[1]}: `}shift count out of range`);
+    return 1;
+  }
   sh.params = sh.params.slice(n);
   return 0;
 });
@@ -827,7 +832,10 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
       const flag = variant === 'export' ? 'x' : 'r';
       for (const n of sh.varNames(true).sort()) {
         const v = sh.getVarRaw(n);
-        if (v && (flag === 'x' ? v.exported : v.readonly)) await out(sh, sh.declareLine(n) + '\n');
+        if (!v || !(flag === 'x' ? v.exported : v.readonly)) continue;
+        // (POSIX mode: `export NAME="v"`, naming only the array attributes)
+        const ax = sh.posix ? (v.arr ? 'a' : '') + (v.assoc ? 'A' : '') : '';
+        await out(sh, (sh.posix ? sh.declareLine(n).replace(/^declare \S+ /, `${variant} ${ax ? `-${ax} ` : ''}`) : sh.declareLine(n)) + '\n');
       }
       return 0;
     }
@@ -886,7 +894,7 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
     }
     if (v.readonly && (it.value !== undefined || it.arrayAssign || off.has('r'))) {
       // (export and readonly report it like a plain assignment)
-      if (variant === 'export' || variant === 'readonly') await sh.err(`${name}: readonly variable`);
+      if (variant === 'export' || variant === 'readonly') { await sh.err(`${name}: readonly variable`); sh.usageFailed = true; } // (POSIX mode: the shell exits)
       else await errOut(sh, variant, `${name}: readonly variable`);
       st = 1; continue;
     }
@@ -1157,6 +1165,8 @@ export function shellOptsString(sh: Shell): string {
 export function setLongOpt(sh: Shell, name: string, on: boolean): void {
   // (bash's posix mode turns expand_aliases on; leaving it turns it off in a non-interactive shell)
   if (name === 'posix' && !sh.opts.interactive) { if (on) sh.shopt.add('expand_aliases'); else sh.shopt.delete('expand_aliases'); }
+  // (and inherit_errexit and shift_verbose on; leaving it turns shift_verbose off)
+  if (name === 'posix') { if (on) sh.shopt.add('inherit_errexit').add('shift_verbose'); else sh.shopt.delete('shift_verbose'); }
   if (name in longOpts) { (sh.opts as unknown as Record<string, boolean>)[longOpts[name]!] = on; return; }
   sh.setOpts.set(name, on);
   if (on && name === 'vi') sh.setOpts.set('emacs', false); // the editing modes exclude each other
@@ -1191,7 +1201,7 @@ def(['set'], async (sh, args) => {
           continue;
         }
         if (name in longOpts || fakeOpts.includes(name)) setLongOpt(sh, name, enable);
-        else { await errOut(sh, 'set', `${name}: invalid option name`); return 2; }
+        else { await errOut(sh, 'set', `${name}: invalid option name`); sh.usageFailed = true; return 2; }
         continue;
       }
       const o = optionLetters[c];
@@ -1531,7 +1541,11 @@ def(['eval'], async (sh, args) => {
   if (typeof o === 'number') return o;
   const src = args.slice(o.i).join(' ');
   if (src.trim() === '') return 0;
-  return sh.evalString(src, 'eval', sh.lineOf(sh.curPos));
+  sh.evalSyntaxError = false;
+  const st = await sh.evalString(src, 'eval', sh.lineOf(sh.curPos));
+  // (a syntax error: in POSIX mode the shell exits, see Shell.callArgs)
+  if (sh.evalSyntaxError) { sh.evalSyntaxError = false; sh.usageFailed = true; }
+  return st;
 });
 
 def(['source', '.'], async (sh, args) => {
@@ -1547,6 +1561,8 @@ def(['source', '.'], async (sh, args) => {
       try { if (fs.statSync(Buffer.from(c, 'latin1')).isFile()) { p = c; break; } } catch { /* */ }
     }
   }
+  // (POSIX mode does not look in the current directory for a name without a slash)
+  if (p === undefined && sh.posix && !file.includes('/') && file !== '') { await errOut(sh, args[0]!, `${file}: file not found`); sh.usageFailed = true; return 1; }
   p ??= path.resolve(sh.cwd, file);
   let src: string;
   try {
@@ -1555,6 +1571,7 @@ def(['source', '.'], async (sh, args) => {
   } catch (e) {
     await ((e as NodeJS.ErrnoException).code === 'EISDIR' ? errOut(sh, args[0]!, `${file}: is a directory`) : errOut(sh, file, errnoMsg(e)));
     await sh.returnTrap(); // bash runs the RETURN trap even when the file cannot be read
+    sh.usageFailed = true; // (POSIX mode: the shell exits)
     return 1;
   }
   const parsed = parseScript(src, sh.posix);
@@ -1577,6 +1594,8 @@ def(['source', '.'], async (sh, args) => {
         // bash ran the lines before the syntax error
         await sh.syntaxError(parsed.error, `${file}: line ${parsed.error.line}: `);
         st = 2;
+        // (POSIX mode: the shell exits; not after bash's parse_matched_pair errors)
+        if (!parsed.error.matchedPair) sh.usageFailed = true;
       }
     } catch (e) {
       if (e instanceof ReturnSignal) st = e.status;
@@ -1599,6 +1618,8 @@ def(['exec'], async (sh, args) => {
   let argv0: string | undefined;
   let login = false;
   while (args[i]?.startsWith('-') && args[i] !== '--' && args[i] !== '-') {
+    const bad = args[i] === '-a' ? undefined : [...args[i]!.slice(1)].find((c) => c !== 'c' && c !== 'l');
+    if (bad !== undefined) return usageErr(sh, 'exec', `-${bad}: invalid option`);
     if (args[i] === '-a') { argv0 = args[++i]; } else if (args[i]!.includes('l')) login = true;
     i++;
   }
@@ -1637,7 +1658,7 @@ async function describe(sh: Shell, name: string, mode: 'v' | 'V' | 't' | 'p' | '
     found = true;
     if (mode === 't') await out(sh, kind + '\n');
     else if (mode === 'v') await out(sh, (kind === 'file' ? text : kind === 'alias' ? `alias ${name}=${singleQuote(text)}` : name) + '\n');
-    else if (mode === 'V') await out(sh, kind === 'file' ? `${name} is ${text}\n` : kind === 'function' ? (all || mode === 'V' ? `${name} is a function\n${sh.functionText(name)}\n` : '') : kind === 'alias' ? `${name} is aliased to \`${text}'\n` : `${name} is a shell ${kind}\n`);
+    else if (mode === 'V') await out(sh, kind === 'file' ? `${name} is ${text}\n` : kind === 'function' ? (all || mode === 'V' ? `${name} is a function\n${sh.functionText(name)}\n` : '') : kind === 'alias' ? `${name} is aliased to \`${text}'\n` : `${name} is a ${kind === 'builtin' && sh.posix && specialBuiltins.has(name) ? 'special ' : ''}shell ${kind}\n`);
     else if (kind === 'file') await out(sh, text + '\n');
   };
   if (mode !== 'P' && !noFunc) {
@@ -1718,7 +1739,8 @@ def(['command'], async (sh, args) => {
     if (p === undefined) { await sh.err(`${rest[0]}: command not found`); return 127; }
     return runExternal(sh, p, rest);
   }
-  return sh.callArgs(rest, undefined, { noFunc: true });
+  sh.commandBuiltin++;
+  try { return await sh.callArgs(rest, undefined, { noFunc: true }); } finally { sh.commandBuiltin--; }
 });
 
 def(['builtin'], async (sh, args) => {
@@ -1830,8 +1852,9 @@ function normSig(s: string): string | undefined {
 }
 
 /** bash's trap listing: single-quoted actions, EXIT first, then by signal number, then DEBUG/ERR/RETURN. */
-function trapLine(k: string, v: string): string {
-  return `trap -- '${v.replace(/'/g, "'\\''")}' ${k in PSEUDO_SIGS || k === 'EXIT' ? k : 'SIG' + k}\n`;
+function trapLine(k: string, v: string | undefined, posix = false): string {
+  // (POSIX mode: names without SIG, and `-` for a condition without a trap)
+  return `trap -- ${v === undefined ? '-' : `'${v.replace(/'/g, "'\\''")}'`} ${k in PSEUDO_SIGS || k === 'EXIT' || posix ? k : 'SIG' + k}\n`;
 }
 
 def(['trap'], async (sh, args) => {
@@ -1843,6 +1866,7 @@ def(['trap'], async (sh, args) => {
     if (!/^-[lp]+$/.test(o)) {
       await errOut(sh, 'trap', `${o}: invalid option`);
       await sh.writeFd(2, 'trap: usage: trap [-lp] [[arg] signal_spec ...]\n');
+      sh.usageFailed = true;
       return 2;
     }
     if (o.includes('l')) list = true;
@@ -1854,24 +1878,36 @@ def(['trap'], async (sh, args) => {
   const visible = (k: string): boolean => !(k === 'ERR' && sh.funcDepth > 0 && !sh.opts.errtrace && sh.shownTraps === undefined);
   if (a.length === 0 || print) {
     let st = 0;
+    if (a.length === 0 && print && sh.posix) {
+      // (POSIX mode: `trap -p` lists every condition, those without a trap too)
+      for (let n = 0; n <= 67; n++) {
+        const k = n === 32 || n === 33 ? String(n) : sigKey(n);
+        if (k === undefined) continue;
+        const v = shown.get(k);
+        await out(sh, trapLine(k, v !== undefined && visible(k) ? v : undefined, true));
+      }
+      return 0;
+    }
     if (a.length === 0) {
       const keys = [...shown.keys()].filter(visible).sort((x, y) => keyNumber(x) - keyNumber(y));
-      for (const k of keys) await out(sh, trapLine(k, shown.get(k)!));
+      for (const k of keys) await out(sh, trapLine(k, shown.get(k)!, sh.posix));
       return 0;
     }
     for (const s of a) {
       const k = normSig(s);
       if (k === undefined) { await errOut(sh, 'trap', `${s}: invalid signal specification`); st = 1; continue; }
       const v = shown.get(k);
-      if (v !== undefined && visible(k)) await out(sh, trapLine(k, v));
+      if (v !== undefined && visible(k)) await out(sh, trapLine(k, v, sh.posix));
+      else if (sh.posix) await out(sh, trapLine(k, undefined, true));
     }
     return st;
   }
   let action: string | undefined = a[0]!;
   let sigs = a.slice(1);
   // `trap N …` with N a signal number, or a lone signal: reset
-  if ((/^\d+$/.test(action) && normSig(action) !== undefined) || (sigs.length === 0 && normSig(action) !== undefined)) { sigs = a; action = undefined; }
-  else if (sigs.length === 0) { await sh.writeFd(2, 'trap: usage: trap [-lp] [[arg] signal_spec ...]\n'); return 2; }
+  // (POSIX mode: only a number; a lone name is a usage error)
+  if ((/^\d+$/.test(action) && normSig(action) !== undefined) || (sigs.length === 0 && normSig(action) !== undefined && !sh.posix)) { sigs = a; action = undefined; }
+  else if (sigs.length === 0) { await sh.writeFd(2, 'trap: usage: trap [-lp] [[arg] signal_spec ...]\n'); sh.usageFailed = true; return 2; }
   if (action === '-') action = undefined;
   let st = 0;
   for (const s of sigs) {
@@ -2326,7 +2362,8 @@ def(['hash'], async (sh, args) => {
   }
   return st;
 });
-def(['times'], async (sh) => { await out(sh, '0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n'); return 0; });
+def(['times'], async (sh, args) => {
+  if (args[1] !== undefined && /^-./.test(args[1]) && args[1] !== '--') return usageErr(sh, 'times', `${args[1].slice(0, 2)}: invalid option`); await out(sh, '0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n'); return 0; });
 
 /** Signals bash handles as "terminating signals" (EXIT trap first): HUP INT ILL TRAP ABRT BUS FPE USR1 SEGV USR2 PIPE ALRM TERM XCPU XFSZ VTALRM SYS. */
 const TERMINATING_SIGS = new Set([1, 2, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 24, 25, 26, 31]);
@@ -2338,7 +2375,8 @@ def(['kill'], async (sh, args) => {
   let i = 1;
   const a1 = args[1];
   if (a1 === '-l' || a1 === '-L') {
-    if (args.length <= 2) { await out(sh, signalTable()); return 0; }
+    // (POSIX mode: the names on one line, without SIG)
+    if (args.length <= 2) { await out(sh, sh.posix && a1 === '-l' ? SIGNAMES.filter((n, k) => n && k > 0).join(' ') + '\n' : signalTable()); return 0; }
     let st = 0;
     for (const x of args.slice(2)) {
       if (/^\d+$/.test(x)) {
@@ -2348,7 +2386,7 @@ def(['kill'], async (sh, args) => {
         if (name === undefined) { await errOut(sh, 'kill', `${x}: invalid signal specification`); st = 1; continue; }
         await out(sh, sigKey(name) + '\n');
       } else {
-        const n = sigNumber(x);
+        const n = sh.posix && /^sig/i.test(x) ? undefined : sigNumber(x);
         if (n === undefined) { await errOut(sh, 'kill', `${x}: invalid signal specification`); st = 1; continue; }
         await out(sh, n + '\n');
       }
@@ -2361,7 +2399,8 @@ def(['kill'], async (sh, args) => {
   } else if (a1 !== undefined && /^-s./.test(a1)) { sigSpec = a1.slice(2); i = 2; }
   else if (a1 !== undefined && a1.startsWith('-') && a1 !== '--' && a1 !== '-') { sigSpec = a1.slice(1); i = 2; }
   if (args[i] === '--') i++;
-  sig = sigNumber(sigSpec);
+  // (POSIX mode takes no SIG prefix)
+  sig = sh.posix && /^sig/i.test(sigSpec) ? undefined : sigNumber(sigSpec);
   if (sig === undefined && i > 1) { await errOut(sh, 'kill', `${sigSpec}: invalid signal specification`); return 1; }
   if (i >= args.length) return usage();
   if (sig === undefined) { await errOut(sh, 'kill', `${sigSpec}: invalid signal specification`); return 1; }

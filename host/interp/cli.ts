@@ -35,7 +35,7 @@ export interface RunOptions {
 export function newShell(o: RunOptions = {}): Shell {
   const sh = new Shell();
   sh.opts.posix = !!o.posix;
-  if (o.posix) sh.shopt.add('expand_aliases');
+  if (o.posix) sh.shopt.add('expand_aliases').add('inherit_errexit').add('shift_verbose');
   if (o.opts) Object.assign(sh.opts, o.opts);
   if (o.opts?.interactive) {
     // (no job control, history or prompts here: just the visible option state of `bash -i`)
@@ -86,7 +86,7 @@ export function newShell(o: RunOptions = {}): Shell {
   for (const [n, fd] of Object.entries(fds)) sh.fds.set(Number(n), inheritedFd(fd));
   sh.arg0 = o.name ?? 'bash';
   // bash starts with $_ from the environment, else its own argv[0]
-  sh.lastArg = env['_'] !== undefined ? toBytes(env['_']) : o.posix ? 'sh' : 'bash';
+  sh.lastArg = env['_'] !== undefined ? toBytes(env['_']) : 'bash';
   sh.errName = sh.arg0;
   sh.params = o.params ?? [];
   sh.procGroups = o.procGroups ?? !(safeTty(0) || safeTty(1) || safeTty(2));
@@ -190,12 +190,12 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
     if (a === '--') { i++; break; }
     if (a === '--verbose') { opts.verbose = true; continue; }
     if (a === '--debug' || a === '--debugger') continue;
-    if (a.startsWith('--')) return badOption(posix ? 'sh' : 'bash', a);
+    if (a.startsWith('--')) return badOption('bash', a);
     // option letters, possibly grouped; each `o`/`O` takes the next argument (`-oo errexit noglob`);
     // like bash, any word starting with `-` or `+` before the operands is options (`bash -c '+ x'`)
     if (/^[-+]/.test(a)) {
       const on = a[0] === '-';
-      const sh = posix ? 'sh' : 'bash';
+      const sh = 'bash';
       for (const c of a.slice(1)) {
         if (c === 'o' || c === 'O') {
           const o = argv[++i];
@@ -223,9 +223,9 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
   }
   const rest = argv.slice(i);
   if (cmdMode) {
-    if (rest.length === 0) { process.stderr.write(`${posix ? 'sh' : 'bash'}: -c: option requires an argument\n`); return 2; }
+    if (rest.length === 0) { process.stderr.write(`bash: -c: option requires an argument\n`); return 2; }
     script = Buffer.from(rest[0]!, 'utf8');
-    name = rest[1] ?? (posix ? 'sh' : 'bash');
+    name = rest[1] ?? 'bash';
     return run(script, name, rest.slice(2).map(toBytes), posix, opts, true, shopts, setOpts);
   }
   if (rest.length === 0 || stdinMode) {
@@ -238,13 +238,13 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
       if (n === 0) break;
       chunks.push(Buffer.from(buf.subarray(0, n)));
     }
-    return run(Buffer.concat(chunks), posix ? 'sh' : 'bash', rest.map(toBytes), posix, opts, false, shopts, setOpts);
+    return run(Buffer.concat(chunks), 'bash', rest.map(toBytes), posix, opts, false, shopts, setOpts);
   }
   const file = rest[0]!;
   try {
     script = fs.readFileSync(file);
   } catch (e: any) {
-    process.stderr.write(`${posix ? 'sh' : 'bash'}: ${file}: ${e.code === 'ENOENT' ? 'No such file or directory' : e.message}\n`);
+    process.stderr.write(`bash: ${file}: ${e.code === 'ENOENT' ? 'No such file or directory' : e.message}\n`);
     return 127;
   }
   // bash's check_binary_file: a NUL before the first newline of the first 80 bytes

@@ -459,7 +459,7 @@ export class Expander {
     for (const w0 of words) {
       const p0 = w0.Parts.length === 1 ? w0.Parts[0]! : undefined;
       if (p0 && p0.type === 'CmdSubst') { this.substFields(await this.sh.cmdSubst(p0.Stmts), out); continue; }
-      const ws = this.sh.posix ? [w0] : braceExpand(w0);
+      const ws = braceExpand(w0);
       for (const b of ws) {
         if (typeof b === 'string' && plainLit(b)) { out.push(b); continue; }
         const w = typeof b === 'string' ? litWord(b) : b;
@@ -1092,7 +1092,7 @@ export class Expander {
         continue;
       }
       if (p0 && p0.type === 'DblQuoted' && this.quotedFieldSync(p0, out)) continue;
-      const ws = this.sh.posix ? [w0] : braceExpand(w0);
+      const ws = braceExpand(w0);
       for (const b of ws) {
         if (typeof b === 'string' && plainLit(b)) { out.push(b); continue; }
         const w = typeof b === 'string' ? litWord(b) : b;

@@ -34,6 +34,8 @@ export interface DeferredParseError {
   err: ParseError;
   /** POSIX mode: `message` is mvdan-sh's `L:C: text`, printed after the script name only. */
   raw?: boolean;
+  /** bash's parse_matched_pair found it (a quote, `${`, `$((` left open): `eval`/`.` do not exit POSIX mode for it. */
+  matchedPair?: boolean;
   /** Offset in the (patched) source where the text not covered by `file` starts (whole lines). */
   prefixEnd?: number;
 }
@@ -64,7 +66,9 @@ export function parseScript(latin1: string, posix: boolean): ParsedScript {
   let first: ParseError | undefined;
   for (let round = 0; ; round++) {
     try {
-      return { file: parse(toUtf8(src), posix), src };
+      const file = parse(toUtf8(src), posix);
+      if (posix) dollarQuotes(file, false);
+      return { file, src };
     } catch (e) {
       if (!(e instanceof ParseError)) throw e;
       first ??= e;
@@ -81,6 +85,29 @@ export function parseOrThrow(latin1: string, posix: boolean): { file: File; src:
   const r = parseScript(latin1, posix);
   if (r.error) throw r.error.err;
   return r;
+}
+
+/**
+ * mvdan-sh's POSIX mode reads `$'…'` and `$"…"` as a `$` and a quoted string; `bash --posix`
+ * decodes them as in Bash mode: the quote is marked `Dollar` and the `$` dropped (outside double quotes).
+ */
+function dollarQuotes(node: unknown, inDq: boolean): void {
+  if (Array.isArray(node)) { for (const x of node) dollarQuotes(x, inDq); return; }
+  if (node === null || typeof node !== 'object') return;
+  const o = node as Record<string, unknown>;
+  if (o['type'] === 'Word' && !inDq && Array.isArray(o['Parts'])) {
+    const parts = o['Parts'] as Array<Record<string, unknown>>;
+    for (let i = 0; i + 1 < parts.length; i++) {
+      const a = parts[i]!, b = parts[i + 1]!;
+      if (a['type'] === 'Lit' && a['Value'] === '$' && (b['type'] === 'SglQuoted' || b['type'] === 'DblQuoted') && b['Left'] === a['ValueEnd'] && !b['Dollar']) {
+        b['Dollar'] = true;
+        b['Left'] = a['ValuePos'];
+        parts.splice(i, 1);
+      }
+    }
+  }
+  const dq = inDq || o['type'] === 'DblQuoted';
+  for (const k in o) { const v = o[k]; if (v !== null && typeof v === 'object') dollarQuotes(v, dq); }
 }
 
 // ---- deferred errors ------------------------------------------------------------------------
@@ -100,7 +127,9 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean): Pa
     }
   }
   if (!cond && error.message.startsWith('syntax error near')) error.context = lineText(src, e.line);
-  if (posix) Object.assign(error, { message: `${e.line}:${e.col}: ${e.text}`, context: undefined, raw: true });
+  if (error.message.startsWith('unexpected EOF while looking for matching') && !/^\$\((?!\()/.test(src.slice(off))) error.matchedPair = true;
+  // (what mvdan-sh's POSIX mode rejects as Bash-only has no bash message: its own text then)
+  if (posix && /\bbash(\/mksh)? feature$/.test(e.text)) Object.assign(error, { message: `${e.line}:${e.col}: ${e.text}`, context: undefined, raw: true });
   const lines = src.split('\n');
   // the longest prefix of whole lines (before the error's line) that parses is what bash ran
   let budget = 400;
@@ -110,6 +139,7 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean): Pa
     const pre = lines.slice(0, k).join('\n') + '\n';
     try {
       const file = parse(toUtf8(pre), posix);
+      if (posix) dollarQuotes(file, false);
       error.prefixEnd = pre.length;
       return { file, src, error };
     } catch (x) {
@@ -172,6 +202,10 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
   if ((m = /^"(\S+)" must be followed by/.exec(t)) || (m = /^(\S+) must be followed by/.exec(t))) {
     const tok = /^[^\s;&|]*[;&|]*|^\S+/.exec(src.slice(off).replace(/^\S+\s*/, ''))?.[0];
     if (tok) return `syntax error near unexpected token \`${tok}'`;
+    // (a reserved word or function head at the end of the input: bash reads on, to the end of file)
+    if (/statement list$|^"\S+\(\)" must be followed by a statement$/.test(t) && /^\S+\s*$/.test(src.slice(off))) return 'syntax error: unexpected end of file';
+    // (an arithmetic operator at the end of the input, inside `$((`: bash looks for the `)`)
+    if (/must be followed by an expression$/.test(t) && /^\S+\s*$/.test(src.slice(off)) && /\(\([^)]*$/.test(src.slice(0, off))) return "unexpected EOF while looking for matching `)'";
     if (!/^(?:\|\|?|&&|\|&|\(\()$/.test(m[1]!) && /^\S+[ \t]*(?:\n|$)/.test(src.slice(off))) return "syntax error near unexpected token `newline'";
   }
   // what bash's parse_matched_pair reports at the end of input (`$(` is read by its command parser, to the end)

@@ -790,8 +790,8 @@ export class Shell {
   }
 
   private errLine(msg: string): string {
-    // (bash -c reports eval/trap lines relative to the string; a script file, from its line)
-    const line = this.lineOf(this.curPos) - (this.cMode && this.funcDepth === 0 ? this.source.base ?? 0 : 0);
+    // (an eval string's lines count from the eval's line, in a script file and under -c alike)
+    const line = this.lineOf(this.curPos);
     // bash names the source of functions defined in a -c string "environment"
     const name = this.funcDepth > 0 && this.cMode && this.sourcing === 0 ? 'environment' : this.errName;
     return `${name}: line ${line}: ${msg}\n`;
@@ -1065,8 +1065,12 @@ export class Shell {
     }
     const e = parsed.error;
     await this.syntaxError(e, `${this.errName}: ${name}: line ${at + e.line - 1}: `);
+    // (bash's parse_matched_pair errors do not count: POSIX mode goes on after those)
+    this.evalSyntaxError = !e.matchedPair;
     return 2;
   }
+  /** evalString's string had a syntax error (read by `eval`). */
+  evalSyntaxError = false;
 
   /** Prints a syntax error (found by reparse.ts) like bash: its message, then the offending line. */
   async syntaxError(e: DeferredParseError, prefix: string): Promise<void> {
@@ -1311,13 +1315,13 @@ export class Shell {
         await this.err(e.message);
         // bash -c exits 127 after a fatal expansion error at its top level; a script file or a subshell exits 1
         if (e.fatal) throw new ExitSignal(this.cMode && this.subshell === 0 && e.status === 127 ? 127 : 1);
-        if (e instanceof DiscardError) throw this.posix || (e.exitsUnderErrexit && this.opts.errexit) ? new ExitSignal(e.status) : new DiscardSignal(e.status, e.hard);
+        if (e instanceof DiscardError) throw this.posix && this.commandBuiltin === 0 && !e.hard ? this.forceEof(e.status) : e.exitsUnderErrexit && this.opts.errexit ? new ExitSignal(e.status) : new DiscardSignal(e.status, e.hard);
         status = e.status;
       } else if (e instanceof ArithError) {
         if (st.Cmd?.type === 'DeclClause') e.inBuiltin(st.Cmd.Variant.Value === 'nameref' ? 'declare' : st.Cmd.Variant.Value);
         await this.err(e.report());
         if (st.Cmd?.type === 'ArithmCmd' || st.Cmd?.type === 'LetClause' || (st.Cmd?.type === 'ForClause' && st.Cmd.Loop.type === 'CStyleLoop')) status = 1;
-        else throw this.posix ? new ExitSignal(1) : new DiscardSignal(1, e.hard);
+        else throw this.posix && this.commandBuiltin === 0 ? this.forceEof(1) : new DiscardSignal(1, e.hard);
       } else if (e instanceof ExitSignal || e instanceof DiscardSignal || e instanceof ReturnSignal || e instanceof LoopSignal || isSigPipe(e)) {
         throw e;
       } else {
@@ -1419,7 +1423,15 @@ export class Shell {
     const a0 = st.Cmd.type === 'CallExpr' && st.Cmd.Args.length <= 2 && dashes(st.Cmd.Args[1]) && st.Cmd.Args[0]?.Parts.length === 1 ? st.Cmd.Args[0]!.Parts[0] : undefined;
     if (a0 && a0.type === 'Lit' && a0.Value === 'exec' && st.Cmd.type === 'CallExpr') {
       if (this.opts.xtrace && st.Cmd.Assigns.length === 0) await this.trace(st.Cmd.Args.length > 1 ? ['exec', '--'] : ['exec']);
-      await this.applyRedirs(st.Redirs, this.fds);
+      if (!this.posix) await this.applyRedirs(st.Redirs, this.fds);
+      else {
+        // (a POSIX special builtin's failed redirection exits the shell)
+        try { await this.applyRedirs(st.Redirs, this.fds); } catch (e) {
+          if (!(e instanceof ShellError)) throw e;
+          await this.err(e.message);
+          throw new ExitSignal(e.status);
+        }
+      }
       // (prefix assignments: as for any special builtin, kept only in POSIX mode)
       return st.Cmd.Assigns.length === 0 ? 0 : this.call(st.Cmd);
     }
@@ -1434,6 +1446,12 @@ export class Shell {
     return r;
   }
   redirFailed: Stmt | undefined;
+  /** Set by a builtin's usage error (bash's EX_USAGE…): a POSIX special builtin run directly then exits the shell. */
+  usageFailed = false;
+  /** `command` builtins running: POSIX mode's assignment errors under them do not exit. */
+  commandBuiltin = 0;
+  /** bash's jump_to_top_level(FORCE_EOF) in POSIX mode: exit, with 127 at the top of `-c`. */
+  forceEof(status = 1): ExitSignal { return new ExitSignal(this.cMode && this.subshell === 0 ? 127 : status); }
 
   /** In a pipeline stage that is a `while` loop: the stage's own pipe (its stdin), see readAheadFd. */
   stageStdin: OsFd | undefined;
@@ -1656,7 +1674,16 @@ export class Shell {
           if (this.opts.xtrace) await this.traceRaw(c.Loop.type === 'WordIter' && c.Loop.InPos ? head() : `for ${name} in "$@"`);
           // (a nameref loop variable is pointed at each word in turn, like bash)
           const ref = this.getVarRaw(name);
-          if (ref?.nameref && !ref.readonly) ref.str = it; else this.setVar(name, it);
+          if (ref?.nameref && !ref.readonly) ref.str = it;
+          else if (!this.posix) this.setVar(name, it);
+          else {
+            // (POSIX mode: a readonly loop variable exits the shell)
+            try { this.setVar(name, it); } catch (e) {
+              if (!(e instanceof ShellError) || !/readonly variable$/.test(e.message)) throw e;
+              await this.err(e.message);
+              throw this.forceEof(1);
+            }
+          }
           try { const r = this.stmts(c.Do); st = typeof r === 'number' ? r : await r; } catch (e) {
             if (e instanceof LoopSignal) { st = e.status; if (await this.loopSignal(e)) break; continue; }
             throw e;
@@ -2320,6 +2347,8 @@ export class Shell {
             try { this.checkWritable(name); } catch (e) {
               if (!(e instanceof ShellError)) throw e;
               await this.err(e.message);
+              // (POSIX mode abandons the command and the rest of the line)
+              if (this.posix) throw new DiscardSignal(1);
               continue;
             }
             let val = a.Value ? await this.ex.literal(a.Value, 'assign') : '';
@@ -2352,7 +2381,13 @@ export class Shell {
         if (lc) for (const k of lc) this.localeChanged(k);
       }
     };
-    return redirs.length ? this.withRedirs(redirs, run) : run();
+    if (!redirs.length) return run();
+    if (!(isSpecial && this.posix)) return this.withRedirs(redirs, run);
+    // (a POSIX special builtin's failed redirection exits the shell)
+    let ran = false;
+    const r = await this.withRedirs(redirs, () => { ran = true; return run(); });
+    if (!ran) throw new ExitSignal(r);
+    return r;
   }
 
   /** Redirections of a command without words (`x=1 >f`, `>f`): opened, then closed. */
@@ -2385,7 +2420,14 @@ export class Shell {
     const b = this.disabled?.has(name) ? undefined : builtins.get(name);
     if (b) {
       try {
-        return await b(this, args);
+        this.usageFailed = false;
+        const st = await b(this, args);
+        if (this.usageFailed) {
+          this.usageFailed = false;
+          // (POSIX: a special builtin's usage error exits the shell, unless run through `command`)
+          if (this.posix && !opts.noFunc && specialBuiltins.has(name)) throw new ExitSignal(st);
+        }
+        return st;
       } catch (e: any) {
         if (e instanceof ArithError && ASSIGNING_BUILTINS.has(name)) e.inBuiltin(name);
         if (e && typeof e.code === 'string' && (e.code === 'EBADF' || e.code === 'EIO' || e.code === 'ENOSPC')) {
@@ -2798,7 +2840,22 @@ export function errnoMsg(e: any): string {
     case 'EBADF': return 'Bad file descriptor';
     case 'ENOTEMPTY': return 'Directory not empty';
     case 'ELOOP': return 'Too many levels of symbolic links';
-    default: return e?.message ?? String(e);
+    case 'ENXIO': return 'No such device or address';
+    case 'EPERM': return 'Operation not permitted';
+    case 'ENAMETOOLONG': return 'File name too long';
+    case 'EROFS': return 'Read-only file system';
+    case 'ENOSPC': return 'No space left on device';
+    case 'ETXTBSY': return 'Text file busy';
+    case 'ENODEV': return 'No such device';
+    case 'EINVAL': return 'Invalid argument';
+    case 'EIO': return 'Input/output error';
+    case 'EPIPE': return 'Broken pipe';
+    case 'EMFILE': return 'Too many open files';
+    default: {
+      // (libuv's `ECODE: text, syscall 'path'`: the text, as strerror spells it)
+      const m = typeof e?.message === 'string' ? /^E[A-Z0-9]+: ([^,]+)/.exec(e.message) : null;
+      return m ? m[1]![0]!.toUpperCase() + m[1]!.slice(1) : e?.message ?? String(e);
+    }
   }
 }
 

@@ -31,7 +31,7 @@ describe('interp CLI', function () {
     const r = interp(['--posix', '-c', 'echo ok; a=(1 2)']);
     expect(r.status).to.equal(2);
     expect(r.stdout).to.equal('');
-    expect(r.stderr).to.equal('sh: 1:12: arrays are a bash/mksh feature\n');
+    expect(r.stderr).to.equal('bash: 1:12: arrays are a bash/mksh feature\n');
     const r2 = interp(['--posix', '-c', 'echo ${x//a/b}']);
     expect(r2.status).to.equal(2);
     const r3 = interp(['--posix', '-c', '[[ -n x ]] && echo yes']);

@@ -47,11 +47,9 @@ export function cleanEnv(home: string): Record<string, string> {
   return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, TERM: 'dumb' };
 }
 
-const hasDash = spawnSync('dash', ['-c', ':']).status === 0;
-
-/** The reference shell: bash, or for POSIX cases dash (bash --posix when dash is missing). */
+/** The reference shell: bash, or for POSIX cases `bash --posix` (what `interp --posix` is held to). */
 export function runBash(c: Case, dir: string): Outcome {
-  const [exe, argv] = c.posix ? (hasDash ? ['dash', ['-c', c.script, 'sh']] : ['bash', ['--posix', '-c', c.script, 'sh']]) : ['bash', ['-c', c.script, 'bash']];
+  const [exe, argv] = c.posix ? ['bash', ['--posix', '-c', c.script, 'sh']] : ['bash', ['-c', c.script, 'bash']];
   // stdin from a regular file, as for the interpreter: Node's stdio pipes are sockets, and a bash
   // whose stdin is a socket believes it runs under rshd and reads the system bashrc first
   const inPath = path.join(os.tmpdir(), `bash-in-${process.pid}-${Math.random().toString(36).slice(2)}`);
