@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { spawnAddon } from './native-spawn.ts';
 
 export class SigPipe extends Error { readonly sigpipe = true; constructor() { super('SIGPIPE'); } }
 export function isSigPipe(e: unknown): boolean { return e instanceof SigPipe || (typeof e === 'object' && e !== null && (e as { sigpipe?: unknown }).sigpipe === true); }
@@ -289,6 +290,18 @@ export function makeFifoPath(): string {
 /** A new kernel pipe: blocking ends for children plus non-blocking twins for us. */
 export function makePipe(): Pipe {
   const C = fs.constants;
+  // an anonymous pipe when the addon can make one: a child that reopens its stdin through
+  // /dev/stdin gets end-of-file once the writers are gone, where a FIFO would wait for a writer
+  const anon = spawnAddon()?.pipe();
+  if (Array.isArray(anon)) {
+    const [r, w] = anon;
+    const p = {
+      r: new OsFd(r, fs.openSync(`/proc/self/fd/${r}`, C.O_RDONLY | C.O_NONBLOCK), true, 'pipe-r'),
+      w: new OsFd(w, fs.openSync(`/proc/self/fd/${w}`, C.O_WRONLY | C.O_NONBLOCK), true, 'pipe-w'),
+    };
+    setPipe(p.w, fs.fstatSync(w));
+    return p;
+  }
   let name: string | undefined, rnb: number | undefined;
   // a FIFO whose previous pipe is closed everywhere opens as a new pipe: reuse it (no mkfifo)
   while (idleFifos.length && rnb === undefined) {

@@ -1899,7 +1899,7 @@ export class Shell {
     if (stmts.length === 1 && stmts[0]!.Cmd === null && stmts[0]!.Redirs.length === 1 && stmts[0]!.Redirs[0]!.Op === Tok.rdrIn) {
       const p = await this.ex.literal(stmts[0]!.Redirs[0]!.Word);
       let text: string;
-      try { text = (await readPath(this.pathBuf(p))).toString('latin1'); } catch (e: any) {
+      try { text = (await readPath(this.openBuf(p))).toString('latin1'); } catch (e: any) {
         if (e?.code === 'EISDIR') { this.status = this.lastSubstStatus = 0; return ''; } // (opens; reading fails quietly)
         await this.err(`${p}: ${errnoMsg(e)}`);
         this.status = this.lastSubstStatus = 1;
@@ -1940,7 +1940,7 @@ export class Shell {
   async catFile(w: Word): Promise<number> {
     const p = await this.ex.literal(w);
     let data: Buffer;
-    try { data = await readPath(this.pathBuf(p)); } catch (e: any) {
+    try { data = await readPath(this.openBuf(p)); } catch (e: any) {
       await this.err(`${p}: ${errnoMsg(e)}`);
       return 1;
     }
@@ -2028,6 +2028,20 @@ export class Shell {
   // ---- redirections ----------------------------------------------------------------------
   pathBuf(p: string): Buffer { return Buffer.from(path.resolve(this.cwd, p), 'latin1'); }
 
+  /**
+   * pathBuf for a file to open: /dev/stdin, /dev/stdout, /dev/stderr and /dev/fd/N name this
+   * shell's fds (`t`: the table being redirected), not the process's, which an in-process
+   * subshell or pipeline stage does not share. Opened again through /proc, as bash's are.
+   */
+  openBuf(p: string, t: FdTable = this.fds): Buffer {
+    const m = /^\/dev\/(?:(stdin)|(stdout)|(stderr)|fd\/(\d+))$/.exec(p);
+    if (!m) return this.pathBuf(p);
+    const f = t.get(m[1] ? 0 : m[2] ? 1 : m[3] ? 2 : Number(m[4]));
+    // (never the process's own fd of that number: one of Node's, or another job's)
+    if (!f) throw Object.assign(new Error(`${p}: no such fd`), { code: 'ENOENT' });
+    return Buffer.from(`/proc/self/fd/${f.fd}`);
+  }
+
   async withRedirs<T extends number>(redirs: Redirect[], fn: () => Promise<T>, noCmd = false): Promise<number> {
     const saved = this.fds;
     const t = saved.clone();
@@ -2081,7 +2095,7 @@ export class Shell {
         }
         this.applyUmask();
         if (p === '') throw new ShellError(': No such file or directory', 1); // (open(2) of "")
-        try { return await openPath(this.pathBuf(p), flags); } catch (e: any) {
+        try { return await openPath(this.openBuf(p, t), flags); } catch (e: any) {
           throw new ShellError(`${p}: ${errnoMsg(e)}`, 1);
         }
       };

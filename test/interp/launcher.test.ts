@@ -109,15 +109,16 @@ describe('bin/hpatch-router interp (launcher)', function () {
     } finally { t.cleanup(); }
   });
 
-  it('makes its pipes in this run\'s TMPDIR and leaves nothing there (the build\'s warm-up pipes are not in the blob)', () => {
+  // (pipes are anonymous through the posix_spawn addon: process substitution still needs a FIFO)
+  it('makes its FIFOs in this run\'s TMPDIR and leaves nothing there (the build\'s warm-up pipes are not in the blob)', () => {
     const t = tempDir('launcher');
     try {
       const env = { ...baseEnv(), TMPDIR: t.dir };
-      const script = 'x=$(echo a); y=$(echo b | { read -r l; echo "$l"; }); for d in "$TMPDIR"/hpatch-interp-*; do [ "$d" = "$TMPDIR/hpatch-interp-fifos-$UID" ] || echo "dir ${d#$TMPDIR/}"; done | wc -l; echo "$x$y"';
+      const script = 'x=$(echo a); y=$(cat <(echo b | { read -r l; echo "$l"; })); for d in "$TMPDIR"/hpatch-interp-*; do [ "$d" = "$TMPDIR/hpatch-interp-fifos-$UID" ] || echo "dir ${d#$TMPDIR/}"; done | wc -l; echo "$x$y"';
       const r = run(LAUNCHER, ['-c', script], { env });
       expect([r.stdout, r.stderr, r.status]).to.deep.equal(['1\nab\n', '', 0]);
       // the private FIFO directory is gone at exit: only the shared pool stays
-      const left = spawnSync('sh', ['-c', 'ls -A "$1"', 'sh', t.dir], { encoding: 'utf8' }).stdout.trim().split('\n');
+      const left = spawnSync('sh', ['-c', 'ls -A "$1"', 'sh', t.dir], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
       expect(left.every((n) => /^hpatch-interp-fifos-\d+$/.test(n)), left.join(' ')).to.equal(true);
     } finally { t.cleanup(); }
   });

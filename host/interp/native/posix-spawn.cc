@@ -3,6 +3,8 @@
 // tables, so a command starts in about half the time. The child is watched through a pidfd
 // polled by the event loop (libuv's SIGCHLD handler reaps only the processes libuv spawned).
 //
+// Also anonymous pipes (pipe(2)), which Node cannot make.
+//
 // spawn(file, argv, env, cwd, fds, setsid, onExit) -> pid, or -errno when nothing was started
 //   file, cwd: Buffer (bytes, no NUL); argv, env: Buffer[] ("NAME=value"); fds: Int32Array, the
 //   parent fd for each child fd 0..n-1 (-1: closed in the child); setsid: a new session and
@@ -181,6 +183,18 @@ napi_value Spawn(napi_env env, napi_callback_info info) {
   return number(env, pid);
 }
 
+// pipe() -> [read fd, write fd] of a new anonymous pipe (close-on-exec), or -errno. A FIFO
+// reopened through /dev/stdin waits for a writer once its own is gone; a pipe gives end-of-file.
+napi_value Pipe(napi_env env, napi_callback_info) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) return number(env, -errno);
+  napi_value arr;
+  napi_create_array_with_length(env, 2, &arr);
+  napi_set_element(env, arr, 0, number(env, fds[0]));
+  napi_set_element(env, arr, 1, number(env, fds[1]));
+  return arr;
+}
+
 // supported() -> whether pidfd_open works here (Linux >= 5.3)
 napi_value Supported(napi_env env, napi_callback_info) {
   int fd = static_cast<int>(syscall(SYS_pidfd_open, getpid(), 0));
@@ -196,6 +210,8 @@ NAPI_MODULE_INIT() {
   napi_value fn;
   napi_create_function(env, "spawn", NAPI_AUTO_LENGTH, Spawn, nullptr, &fn);
   napi_set_named_property(env, exports, "spawn", fn);
+  napi_create_function(env, "pipe", NAPI_AUTO_LENGTH, Pipe, nullptr, &fn);
+  napi_set_named_property(env, exports, "pipe", fn);
   napi_create_function(env, "supported", NAPI_AUTO_LENGTH, Supported, nullptr, &fn);
   napi_set_named_property(env, exports, "supported", fn);
   return exports;
