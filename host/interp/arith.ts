@@ -48,6 +48,7 @@ export interface ArithHost {
   expandWordSync?(w: Word): string;
   /** Source text of an index expression node (for assoc subscripts). */
   nodeText?(n: ArithmExpr): Promise<string>;
+  nodeTextSync?(n: ArithmExpr): string | undefined;
   /** Expands arithmetic source text the way bash does before evaluating it (`$x`, `$(…)`, `"` removed). */
   expandText?(text: string): Promise<string>;
   /** The source text of `e` with each word in `values` replaced by its expanded text; undefined when positions are unknown. */
@@ -337,7 +338,7 @@ export class Arith {
         if (p && isElementRef(p)) {
           const name = p.Param.Value, index = p.Index!;
           if (this.host.isAssoc(name)) {
-            const t = index.type === 'Word' ? await this.host.expandWord(index) : String(await this.evalAst(index));
+            const t = index.type === 'Word' ? await this.host.expandWord(index) : this.host.nodeText ? await this.host.nodeText(index) : String(await this.evalAst(index));
             return { k: 'var', name, index: t };
           }
           return { k: 'var', name, index: { k: 'num', v: await this.evalAst(index) } };
@@ -479,7 +480,7 @@ export class Arith {
           this.dynamic = true;
           const name = p.Param.Value, index = p.Index!;
           if (this.host.isAssoc(name)) {
-            const t = index.type === 'Word' ? this.host.expandWordSync!(index) : String(this.evalSync(index));
+            const t = index.type === 'Word' ? this.host.expandWordSync!(index) : this.host.nodeTextSync?.(index) ?? String(this.evalSync(index));
             return { k: 'var', name, index: t };
           }
           return { k: 'var', name, index: { k: 'num', v: this.evalSync(index) } };

@@ -3,7 +3,8 @@
 
 export function fnv1(s: string): number {
   let x = 2166136261 >>> 0;
-  for (let i = 0; i < s.length; i++) { x = Math.imul(x, 16777619) >>> 0; x = (x ^ s.charCodeAt(i)) >>> 0; }
+  // bash XORs in a (signed) char: a byte above 0x7f is sign-extended
+  for (let i = 0; i < s.length; i++) { const c = s.charCodeAt(i); x = Math.imul(x, 16777619) >>> 0; x = (x ^ (c >= 0x80 ? c | 0xffffff00 : c)) >>> 0; }
   return x;
 }
 

@@ -340,7 +340,12 @@ function parseFormat(fmt: string, utf8: boolean): FmtPart[] {
       parts.push({ conv: 'T', flags: t[1]!, width: t[2], prec: t[3], strftime: t[4]! });
       continue;
     }
-    const m = /^%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([hlLjzt]*)([diouxXeEfFgGcsbq%])?/.exec(fmt.slice(i));
+    // (`'`, digit grouping, groups nothing in the locales we run in: C and C.UTF-8)
+    const m = /^%([-+ #0']*)(\*|\d+)?(?:\.(\*|\d*))?([hlLjzt]*)([diouxXeEfFgGcsbq%])?/.exec(fmt.slice(i));
+    if (m && m[5] === '%' && m[0] !== '%%') {
+      parts.push({ invalid: `\`%': invalid format character` });
+      break;
+    }
     if (!m || !m[5]) {
       const at = i + (m ? m[0].length : 1);
       parts.push({ invalid: at >= fmt.length ? `\`${fmt.slice(i)}': missing format character` : `\`${fmt[at]}': invalid format character` });
@@ -923,7 +928,7 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
         // `name` designates v; other names (in the values and subscripts) resolve as usual
         if (local) sh.scopes = [...saved, new Map([[name, v]])];
         if (arrayAssign !== it.arrayAssign) sh.setSource((arrayAssign as Assign & { src: string }).src, savedSrc.name);
-        try { await sh.assignArray(name, arrayAssign, on.has('A')); } finally { sh.scopes = saved; sh.source = savedSrc; }
+        try { await sh.assignArray(name, arrayAssign, on.has('A'), sh.opts.xtrace && arrayAssign === it.arrayAssign); } finally { sh.scopes = saved; sh.source = savedSrc; }
       } else if (it.value !== undefined) {
         if (v.nameref && on.has('n')) { v.str = it.value; }
         else if (local) {
@@ -1065,8 +1070,12 @@ export async function declClause(sh: Shell, variant: string, assigns: Assign[]):
     items.push(it);
   }
   sh.lastArg = declLastArg(variant, items);
-  if (sh.opts.xtrace) await traceDecl(sh, variant, items);
-  return declare(sh, variant, items);
+  // (bash expands an array value with the words, tracing it, before it traces the declaration)
+  const arrays = sh.opts.xtrace && items.some((it) => it.arrayAssign);
+  if (sh.opts.xtrace && !arrays) await traceDecl(sh, variant, items);
+  const status = await declare(sh, variant, items);
+  if (arrays) await traceDecl(sh, variant, items);
+  return status;
 }
 
 /** bash's xtrace of a declaration: its expanded words; export and readonly show their assignments again. */
@@ -1074,7 +1083,7 @@ async function traceDecl(sh: Shell, variant: string, items: DeclItem[]): Promise
   const lhs = (it: DeclItem): string => it.name! + (it.index !== undefined ? `[${it.index}]` : '');
   await sh.trace([variant, ...items.map((it) => it.flag ?? (it.value === undefined ? lhs(it) : `${lhs(it)}${it.append ? '+=' : '='}${it.value}`))]);
   if (variant === 'export' || variant === 'readonly') {
-    for (const it of items) if (it.name !== undefined && it.value !== undefined) await sh.traceRaw(`${lhs(it)}${it.append ? '+=' : '='}${traceWord(it.value, sh.utf8Locale())}`);
+    for (const it of items) if (it.name !== undefined && it.value !== undefined) await sh.traceRaw(`${lhs(it)}${it.append ? '+=' : '='}${traceWord(it.value, sh.utf8Locale(), true)}`);
   }
 }
 

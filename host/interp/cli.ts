@@ -105,7 +105,7 @@ setScriptRunner(async (parent, src, args) => {
   sh.children = parent.children; sh.groups = parent.groups; sh.cancel = parent.cancel; sh.cancelStatus = parent.cancelStatus;
   sh.setSource(parsed.src, name);
   try {
-    return await sh.runFile(parsed.file, parsed.error);
+    return await sh.runFile(parsed.file, parsed.error, parsed.warning);
   } finally {
     sh.fds.releaseAll();
   }
@@ -131,7 +131,7 @@ export async function runScript(src: Buffer, o: RunOptions = {}): Promise<number
   const sh = newShell(o);
   sh.cMode = o.cMode ?? true;
   sh.setSource(parsed.src, name);
-  return sh.runFile(parsed.file, parsed.error);
+  return sh.runFile(parsed.file, parsed.error, parsed.warning);
 }
 
 /**
@@ -265,7 +265,7 @@ async function run(script: Buffer, name: string, params: string[], posix: boolea
   sh.cMode = cMode;
   sh.setSource(parsed.src, name);
   installSignalHandlers(sh);
-  const st = await sh.runFile(parsed.file, parsed.error);
+  const st = await sh.runFile(parsed.file, parsed.error, parsed.warning);
   if (sh.cancel.signal.aborted) {
     // bounded grace period, then make sure no descendant keeps running
     await new Promise((r) => setTimeout(r, 100));

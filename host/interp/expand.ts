@@ -536,6 +536,13 @@ export class Expander {
     return fb.fields.map((f) => f.pat).join('') + fb.cur.pat;
   }
 
+  /** pattern(w) as bash's xtrace shows a `[[ == ]]` operand: every quoted character escaped (`"a b"` is `\a\ \b`); it matches the same. */
+  async patternShown(w: Word): Promise<string> {
+    const fb = new ShownFieldBuilder('', true);
+    await this.word(w, fb, false, true);
+    return fb.fields.map((f) => f.pat).join('') + fb.cur.pat;
+  }
+
   /** Right-hand side of `=~`: quoted parts match literally. Without a promise when canSync(w). */
   regexWord(w: Word): string | Promise<string> {
     if (!this.canSync(w)) return this.regexWordAsync(w);
@@ -799,6 +806,7 @@ export class Expander {
     let name = pe.Param.Value;
     let indexWord: string | undefined; // '@', '*', or a subscript value
     if (pe.Index) indexWord = await sh.subscriptText(name, pe.Index);
+    if (indexWord === '' && sh.resolveVar(name)?.assoc) void sh.err(`${name}: bad array subscript`); // (bash goes on: the element is unset)
 
     // ${!prefix*} / ${!prefix@}
     if (pe.Excl && pe.Names) {
@@ -911,7 +919,7 @@ export class Expander {
         const utf8 = sh.utf8Locale(), assoc = !!sh.resolveVar(name)?.assoc;
         if (op === 'k') return { vals: pairs.flat(), list: true, star };
         const dquote = (x: string): string => (needsAnsiC(x, utf8) ? ansicQuote(x, utf8) : '"' + x.replace(/(["\\$`])/g, '\\$1') + '"');
-        const key = (k: string): string => (!assoc || /^[a-zA-Z0-9_]+$/.test(k) ? k : dquote(k));
+        const key = (k: string): string => (!assoc || !assocKeyNeedsQuotes(k, utf8) ? k : dquote(k));
         return { vals: [pairs.map(([k, x]) => `${key(k)} ${dquote(x)}`).join(' ') + (assoc && pairs.length ? ' ' : '')], list: false, star: false };
       }
       vals = vals.map((v) => this.transform(v, op, indirUnset ? '' : name, isSet)); // (an indirection to nothing has no attributes)
@@ -1262,6 +1270,7 @@ export class Expander {
     const sh = this.sh;
     const name = pe.Param.Value;
     const indexWord = pe.Index ? sh.subscriptTextSync(name, pe.Index) : undefined;
+    if (indexWord === '' && sh.resolveVar(name)?.assoc) void sh.err(`${name}: bad array subscript`);
     const lk = this.lookup(name, indexWord);
     let vals = lk.vals;
     const { list, isSet } = lk;
@@ -1623,3 +1632,17 @@ function caseMod(v: string, op: number, pat: string, utf8 = false): string {
 }
 
 export { unescapePattern, type Lit };
+
+/** A FieldBuilder whose pattern escapes every quoted (ASCII) character, as bash's quote_string_for_globbing. */
+class ShownFieldBuilder extends FieldBuilder {
+  override addQuoted(s: string): void {
+    this.cur.val += s; this.cur.pat += s.replace(/[\x00-\x7f]/g, '\\$&'); this.cur.keep = true; this.afterWsDelim = false;
+  }
+}
+
+/** Whether declare -p (and `@K`) quotes an associative array's key: bash's sh_contains_shell_metas,
+ * or a character only `$'…'` can show. */
+export function assocKeyNeedsQuotes(k: string, utf8: boolean): boolean {
+  if (/^[a-zA-Z0-9_]+$/.test(k)) return false;
+  return needsAnsiC(k, utf8) || /[ \t\n'"\\|&;()<>!{}*[?\]^$`\x00-\x1f\x7f]|^[~#]|[=:]~/.test(k);
+}

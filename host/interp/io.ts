@@ -186,9 +186,22 @@ function findMkfifo(): string {
   return (mkfifoBin = 'mkfifo');
 }
 
+/** Where our private FIFOs go: `os.tmpdir()`, unless that is the directory the script starts in
+ * (a run with TMPDIR=. ): there they would show in its globs and `ls`, so /tmp instead. */
+let tmpBase: string | undefined;
+export function privateTmpDir(): string {
+  if (tmpBase !== undefined) return tmpBase;
+  tmpBase = os.tmpdir();
+  try {
+    if (tmpBase !== '/tmp' && fs.realpathSync(tmpBase) === fs.realpathSync(process.cwd()) &&
+        fs.statSync('/tmp').isDirectory()) tmpBase = '/tmp';
+  } catch { /* keep os.tmpdir() */ }
+  return tmpBase;
+}
+
 function refill(): void {
   if (!fifoDir) {
-    fifoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hpatch-interp-'));
+    fifoDir = fs.mkdtempSync(path.join(privateTmpDir(), 'hpatch-interp-'));
     process.once('exit', releaseFifos);
   }
   // few at first (most scripts need one or two: closed FIFOs are reused), more as pipes keep coming;
@@ -225,7 +238,7 @@ function poolDir(): string | undefined {
   try {
     const uid = process.getuid?.();
     if (uid === undefined) return undefined;
-    const p = path.join(os.tmpdir(), `hpatch-interp-fifos-${uid}`);
+    const p = path.join(privateTmpDir(), `hpatch-interp-fifos-${uid}`);
     try { fs.mkdirSync(p, { mode: 0o700 }); } catch (e: any) { if (e?.code !== 'EEXIST') return undefined; }
     const st = fs.lstatSync(p);
     if (st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0) poolPath = p;
@@ -274,7 +287,7 @@ function releaseFifos(): void {
  */
 export function resetPipesForSnapshot(): void {
   if (fifoDir) { releaseFifos(); process.removeListener('exit', releaseFifos); }
-  fifoDir = undefined; fifoNames = []; refills = 0; claims = 0; mkfifoBin = undefined; poolPath = null;
+  fifoDir = undefined; fifoNames = []; refills = 0; claims = 0; mkfifoBin = undefined; poolPath = null; tmpBase = undefined;
   usedFifos.clear(); idleFifos.length = 0; stdCache.clear();
   holding.clear(); flushQueued = false; retrying = false;
 }

@@ -90,7 +90,7 @@ class Printer {
     const inner = ind + IND;
     switch (c.type) {
       case 'CallExpr': {
-        const parts = c.Assigns.map((a) => `${a.Name?.Value ?? ''}${a.Index ? `[${this.arithText(a.Index).trim()}]` : ''}${a.Append ? '+=' : '='}${a.Array ? '(' + a.Array.Elems.map((e) => this.word(e.Value)).join(' ') + ')' : this.word(a.Value)}`);
+        const parts = c.Assigns.map((a) => `${a.Name?.Value ?? ''}${a.Index ? `[${this.arithText(a.Index).trim()}]` : ''}${a.Append ? '+=' : '='}${a.Array ? '(' + a.Array.Elems.map((e) => (e.Index ? `[${this.arithText(e.Index).trim()}]=` : '') + this.word(e.Value)).join(' ') + ')' : this.word(a.Value)}`);
         for (const w of c.Args) parts.push(this.word(w));
         return parts.join(' ');
       }
@@ -99,7 +99,7 @@ class Printer {
         for (const a of c.Args) {
           if (a.Naked && !a.Name) parts.push(this.word(a.Value));
           else if (a.Naked) parts.push(a.Name!.Value);
-          else parts.push(`${a.Name!.Value}${a.Append ? '+=' : '='}${a.Array ? '(' + a.Array.Elems.map((e) => this.word(e.Value)).join(' ') + ')' : this.word(a.Value)}`);
+          else parts.push(`${a.Name!.Value}${a.Append ? '+=' : '='}${a.Array ? '(' + a.Array.Elems.map((e) => (e.Index ? `[${this.arithText(e.Index).trim()}]=` : '') + this.word(e.Value)).join(' ') + ')' : this.word(a.Value)}`);
         }
         return parts.join(' ');
       }

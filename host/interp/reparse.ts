@@ -12,7 +12,7 @@
 //  * an invalid name in `export`/`local`/… assignments becomes an ordinary (escaped) word.
 // Anything else: the longest prefix of whole lines that parses runs, then the error is reported
 // (`error`), like bash; a `[[ … ]]` error exits with the last status instead of 2.
-import type { File, Word } from './ast.ts';
+import type { CallExpr, File, Lit, Redirect, Word } from './ast.ts';
 import { parse, ParseError } from './parser.ts';
 
 /** Placeholder name (`__hpA<n>`) → original arithmetic text. */
@@ -46,6 +46,8 @@ export interface ParsedScript {
   src: string;
   /** Set when the script has a syntax error: `file` is the prefix that runs first. */
   error?: DeferredParseError;
+  /** bash's warning for a here-document that runs to the end of the script (`at`: the `<<`). */
+  warning?: { line: number; at: number; message: string };
 }
 
 const toUtf8 = (s: string): string => Buffer.from(s, 'latin1').toString('utf8');
@@ -64,20 +66,57 @@ function offsetOf(src: string, line: number, col: number): number {
 export function parseScript(latin1: string, posix: boolean): ParsedScript {
   let src = latin1;
   let first: ParseError | undefined;
+  let warning: ParsedScript['warning'];
   for (let round = 0; ; round++) {
     try {
       const file = parse(toUtf8(src), posix);
       if (posix) dollarQuotes(file, false);
-      return { file, src };
+      if (ARRAY_FD_VAR.test(src)) arrayFdVars(file);
+      return warning ? { file, src, warning } : { file, src };
     } catch (e) {
       if (!(e instanceof ParseError)) throw e;
       first ??= e;
       const off = offsetOf(src, e.line, e.col);
+      // a here-document without its delimiter line ends at the end of the script (bash warns)
+      const h = /^unclosed here-document '(.*)'$/s.exec(e.text);
+      if (h && !warning && round < 64) {
+        const lines = src.split('\n').length - (src.endsWith('\n') ? 1 : 0);
+        warning = { line: lines, at: off, message: `warning: here-document at line ${e.line} delimited by end-of-file (wanted \`${h[1]}')` };
+        src = src + (src.endsWith('\n') ? '' : '\n') + h[1] + '\n';
+        continue;
+      }
       const fixed = round < 64 ? fixOnce(src, off, e) : undefined;
       if (fixed === undefined || fixed === src) return withPrefix(src, e, off, posix);
       src = fixed;
     }
   }
+}
+
+const ARRAY_FD_VAR = /\{[A-Za-z_][A-Za-z0-9_]*\[[^\]\n]*\]\}[<>]/;
+
+/**
+ * `{a[1]}>&-`: bash takes an array element too as the variable of a `{var}` redirection; mvdan-sh
+ * only a name, the rest is a word: the word written just before a redirection without a number
+ * becomes its variable.
+ */
+function arrayFdVars(node: unknown): void {
+  if (Array.isArray(node)) { for (const x of node) arrayFdVars(x); return; }
+  if (!node || typeof node !== 'object') return;
+  const o = node as Record<string, unknown>;
+  if (o['type'] === 'Stmt' && (o['Cmd'] as { type?: string } | null)?.type === 'CallExpr') {
+    const call = o['Cmd'] as CallExpr, redirs = o['Redirs'] as Redirect[];
+    for (const r of redirs) {
+      if (r.N) continue;
+      const i = call.Args.findIndex((w) => w.Parts.every((p) => p.type === 'Lit') && (w.Parts[w.Parts.length - 1] as Lit).ValueEnd === r.OpPos);
+      if (i <= 0) continue;
+      const w = call.Args[i]!, text = w.Parts.map((p) => (p as Lit).Value).join('');
+      if (!/^\{[A-Za-z_][A-Za-z0-9_]*\[[^\]]*\]\}$/.test(text)) continue;
+      const first = w.Parts[0] as Lit;
+      r.N = { type: 'Lit', ValuePos: first.ValuePos, ValueEnd: r.OpPos, Value: text };
+      call.Args.splice(i, 1);
+    }
+  }
+  for (const k in o) if (k !== 'type') { const v = o[k]; if (v && typeof v === 'object') arrayFdVars(v); }
 }
 
 /** Parses like parseScript and throws the ParseError when the script has one (for callers that report it themselves). */
@@ -223,7 +262,31 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
 let counter = 0;
 
 function fixOnce(src: string, off: number, e: ParseError): string | undefined {
-  return fixDparen(src, off) ?? fixLet(src, off) ?? fixEmptySlice(src, off, e) ?? fixBadSubst(src, off, e) ?? fixDeclName(src, off, e) ?? fixArrayAssign(src, off, e);
+  return fixDparen(src, off) ?? fixLet(src, off) ?? fixEmptySlice(src, off, e) ?? fixBadSubst(src, off, e) ?? fixDeclName(src, off, e) ?? fixArrayAssign(src, off, e) ?? fixSubscript(src, off);
+}
+
+/**
+ * `h[new key]=1`, `A=([/path]=x)`: bash reads the subscript of an assignment as a string (the
+ * key of an associative array), mvdan-sh as arithmetic, which fails: the subscript is quoted.
+ */
+function fixSubscript(src: string, off: number): string | undefined {
+  const ls = src.lastIndexOf('\n', off - 1) + 1;
+  const open = src.lastIndexOf('[', off);
+  if (open < ls || src.slice(open, off).includes(']')) return undefined;
+  const close = src.indexOf(']', off);
+  const le = src.indexOf('\n', off);
+  if (close < 0 || (le >= 0 && close > le)) return undefined;
+  const inner = src.slice(open + 1, close);
+  if (inner === '' || /["'`\\]/.test(inner)) return undefined;
+  // `name[` starting a word, `[` starting an element of an array literal (both before `]=`), or `${name[`
+  let k = open;
+  while (k > ls && /[A-Za-z0-9_]/.test(src[k - 1]!)) k--;
+  const param = k < open && /^[A-Za-z_]/.test(src[k]!) && src.slice(k - 2, k) === '${';
+  if (!param) {
+    if (!/^\]\+?=/.test(src.slice(close, close + 3))) return undefined;
+    if (k === open ? !/[\s(]/.test(src[open - 1] ?? '') : !/^[A-Za-z_]/.test(src[k]!) || (k > ls && !/[\s;&|({]/.test(src[k - 1]!))) return undefined;
+  }
+  return src.slice(0, open + 1) + '"' + inner + '"' + src.slice(close);
 }
 
 /** `${s: }`, `${s::}`, `${s:1:}`: an empty offset or length is 0 for bash (`${s:}` is a bad substitution). */

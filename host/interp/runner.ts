@@ -6,10 +6,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   Tok, type ArithmExpr, type ArrayExpr, type Assign, type BinaryCmd, type CallExpr, type CaseClause, type Command, type DeclClause, type File, type ForClause, type IfClause,
-  type ExtGlob, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
+  type CoprocClause, type ExtGlob, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
 } from './ast.ts';
 import { Arith, ArithError, hardArith } from './arith.ts';
-import { Expander, ansicQuote, needsAnsiC, scalarValue, shellQuote } from './expand.ts';
+import { Expander, ansicQuote, assocKeyNeedsQuotes, needsAnsiC, scalarValue, shellQuote } from './expand.ts';
 import { hasUtf8Codeset, isUtf8LocaleName, localeExists, localeFallbacks } from './utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { FdTable, OsFd, drainHeld, isSigPipe, makeFifoPath, makePipe, openFile, openPath, readAll, readPath, tryWriteSync, writeAll } from './io.ts';
@@ -19,7 +19,7 @@ import { arithTextWord, badAssigns, declWords, parseScript, rawArith, type Defer
 import { builtins, specialBuiltins, syncBuiltins, declClause, declare, declLastArg, localSync, readLine, shellOptsString, type DeclItem } from './builtins.ts';
 import { runExternal, lookPath } from './exec.ts';
 import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from './registry.ts';
-import { evalTest, testSyncable, testTrace } from './test.ts';
+import { evalTest, evalTestTraced, testSyncable } from './test.ts';
 import { printCommand, printFunction } from './printer.ts';
 import { AliasReader } from './alias.ts';
 import { bucketOrder } from './bash-hash-order.ts';
@@ -252,6 +252,8 @@ export class Shell {
       expandWordSync: (w) => this.ex.literalSync(w, 'none'),
       expandText: async (t) => { const w = arithTextWord(t); return w ? (await this.ex.heredoc(w)).replace(/\n$/, '') : t; },
       spliceSource: (e, values) => spliceArith(this.source.src, e, values),
+      nodeText: (n) => this.assocKey(n),
+      nodeTextSync: (n) => this.assocKeySync(n),
     });
   }
 
@@ -654,12 +656,26 @@ export class Shell {
     if (p0 && p0.type === 'Lit' && (p0.Value === '@' || p0.Value === '*')) return p0.Value;
     const v = this.resolveVar(name);
     if (v?.assoc) {
-      if (idx.type === 'Word') return this.ex.literal(idx, 'none');
-      const text = arithSource(this.source.src, idx);
-      if (text !== undefined) return text;
-      return String(await this.arithAst(idx));
+      return this.assocKey(idx);
     }
     try { return String(await this.arithAst(idx)); } catch (e) { if (e instanceof ArithError) e.hard = true; throw e; }
+  }
+
+  /** An associative array's subscript: the words expanded as strings (no arithmetic). */
+  async assocKey(idx: ArithmExpr): Promise<string> {
+    if (idx.type === 'Word') return this.ex.literal(idx, 'none');
+    const values = new Map<Word, string>();
+    for (const w of arithWords(idx)) values.set(w, await this.ex.literal(w, 'none'));
+    const text = assocKeySource(this.source.src, idx, values);
+    return text ?? String(await this.arithAst(idx));
+  }
+
+  /** assocKey without awaiting (every word must expand synchronously); undefined when the source is unknown. */
+  assocKeySync(idx: ArithmExpr): string | undefined {
+    if (idx.type === 'Word') return this.ex.literalSync(idx, 'none');
+    const values = new Map<Word, string>();
+    for (const w of arithWords(idx)) values.set(w, this.ex.literalSync(w, 'none'));
+    return assocKeySource(this.source.src, idx, values);
   }
 
   /** Whether subscriptText(_, idx) can be computed without awaiting (structural). */
@@ -673,8 +689,7 @@ export class Shell {
     if (p0 && p0.type === 'Lit' && (p0.Value === '@' || p0.Value === '*')) return p0.Value;
     const v = this.resolveVar(name);
     if (v?.assoc) {
-      if (idx.type === 'Word') return this.ex.literalSync(idx, 'none');
-      const text = arithSource(this.source.src, idx);
+      const text = this.assocKeySync(idx);
       if (text !== undefined) return text;
     }
     // `a[$i]`, `a[i]`: a plain variable holding a decimal number is its own value
@@ -720,7 +735,7 @@ export class Shell {
       return `declare ${f} ${name}=(${items.join(' ')})`;
     }
     if (v.assoc) {
-      const items = assocOrder(v.assoc).map(([k, x]) => `[${/^[a-zA-Z0-9_]+$/.test(k) ? k : dq(k)}]=${dq(x)}`);
+      const items = assocOrder(v.assoc).map(([k, x]) => `[${assocKeyNeedsQuotes(k, utf8) ? dq(k) : k}]=${dq(x)}`);
       return `declare ${f} ${name}=(${items.join(' ')}${items.length ? ' ' : ''})`;
     }
     if (v.str === undefined) return `declare ${f} ${name}`;
@@ -883,10 +898,17 @@ export class Shell {
   }
 
   // ---- top level -------------------------------------------------------------------------
-  async runFile(f: File, syntaxErr?: DeferredParseError): Promise<number> {
+  async runFile(f: File, syntaxErr?: DeferredParseError, warning?: { line: number; at: number; message: string }): Promise<number> {
     let st = 0;
     try {
-      const deferred = { error: syntaxErr };
+      const deferred: { error?: DeferredParseError; hdocWarning?: { fromLine: number; text: string } } = { error: syntaxErr };
+      if (warning) {
+        // printed as bash reads the line where the top-level command with the here-document starts
+        let top = f.Stmts[0];
+        for (const s of f.Stmts) if (s.Position <= warning.at) top = s;
+        const text = `${this.errName}: line ${warning.line}: ${warning.message}\n`;
+        deferred.hdocWarning = { fromLine: top ? this.lineOf(top.Position) : 1, text };
+      }
       st = await this.topLevel(f.Stmts, undefined, deferred, !this.cMode);
       syntaxErr = deferred.error;
       if (syntaxErr) {
@@ -902,6 +924,13 @@ export class Shell {
       try { await this.runPendingTraps(); } catch (e) { st = this.handleTopError(e); }
     }
     st = await this.runExitTrap(st);
+    // the shell's own fds above 2 close as it exits (a coprocess reading one ends, as with bash),
+    // before the wait for the jobs that run in this process
+    const high = [...this.fds.map.entries()].filter(([n]) => n > 2);
+    if (high.length) {
+      await drainHeld(high.map(([, f]) => f));
+      for (const [n] of high) this.fds.set(n, undefined);
+    }
     await this.waitAll();
     // (what builtins held back for this shell's own fds; a pipe's other writers wait for their part)
     await drainHeld([...this.fds.map.values()]);
@@ -933,11 +962,15 @@ export class Shell {
    * DiscardError abandons only the rest of its line (statements joined by `;`/`&&`… on the
    * line where the failing one ends) and the next line still runs, with `$?` = 1.
    */
-  async topLevel(list: Stmt[], before?: (s: Stmt) => void, deferred?: { error?: DeferredParseError }, scriptFile = false): Promise<number> {
+  async topLevel(list: Stmt[], before?: (s: Stmt) => void, deferred?: { error?: DeferredParseError; hdocWarning?: { fromLine: number; text: string } }, scriptFile = false): Promise<number> {
     let st = 0;
     for (let i = 0; i < list.length; i++) {
       const s = list[i]!;
       before?.(s);
+      if (deferred?.hdocWarning && this.lineOf(s.Position) >= deferred.hdocWarning.fromLine) {
+        await this.writeFd(2, deferred.hdocWarning.text).catch(() => undefined);
+        deferred.hdocWarning = undefined;
+      }
       // once aliases exist, the rest is read line by line with aliases expanded on the text
       if (this.aliases.size && this.shopt.has('expand_aliases') && this.startsLine(s.Position)) return this.runAliased(s.Position, st, deferred, scriptFile);
       // bash decodes $'\u…' when it parses a line, in the locale of that moment
@@ -1529,6 +1562,29 @@ export class Shell {
     this.jobs.push(job);
     this.lastBgPid = job.pid;
   }
+  /** `coproc [NAME] cmd`: a background job whose stdin and stdout are pipes to the shell, at the
+   * fds in NAME[1] and NAME[0] (bash's: the highest free ones below 64, 63 and 60 at first). */
+  async coproc(c: CoprocClause): Promise<number> {
+    const name = c.Name ? await this.ex.literal(c.Name) : 'COPROC';
+    const toCo = makePipe(), fromCo = makePipe();
+    const saved = this.fds, t = saved.clone();
+    t.set(0, toCo.r); t.set(1, fromCo.w);
+    this.fds = t;
+    this.stdinRedirected++; // (its stdin is the pipe, not background()'s /dev/null)
+    try { await this.background({ ...c.Stmt, Background: true }); } finally { this.fds = saved; t.releaseAll(); this.stdinRedirected--; }
+    // bash opens both pipes at high fds, then closes the coprocess's ends (the 2nd and 3rd)
+    const free: number[] = [];
+    for (let n = 63; n > 2 && free.length < 4; n--) if (!this.fds.get(n)) free.push(n);
+    const rfd = free[0] ?? 63, wfd = free[3] ?? 60;
+    this.fds.set(rfd, fromCo.r);
+    this.fds.set(wfd, toCo.w);
+    this.unsetVar(name);
+    this.setElem(name, '0', String(rfd));
+    this.setElem(name, '1', String(wfd));
+    this.setVar(`${name}_PID`, String(this.lastBgPid));
+    return 0;
+  }
+
   /**
    * A signal sent to this in-process shell (a job or subshell, whose pid is virtual): a trapped
    * one runs its trap before the next statement, an ignored or non-terminating one does nothing;
@@ -1593,7 +1649,12 @@ export class Shell {
       case 'CaseClause': return this.caseClause(c);
       case 'ArithmCmd': {
         let v: bigint;
-        if (this.opts.xtrace) await this.traceRaw(`(( ${this.source.src.slice(c.Left + 2, c.Right)} ))`);
+        if (this.opts.xtrace) {
+          // (bash shows the text expanded)
+          let t = this.source.src.slice(c.Left + 2, c.Right);
+          if (/[$`]/.test(t) && !/\$\((?!\()|`/.test(t)) { const w = arithTextWord(t); if (w) t = (await this.ex.heredoc(w)).replace(/\n$/, ''); }
+          await this.traceRaw(`(( ${t} ))`);
+        }
         try { v = await this.arithAst(c.X, c.Left + 2, c.Right); } catch (e) { throw arithCmdError(e); }
         return v !== 0n ? 0 : 1;
       }
@@ -1623,7 +1684,7 @@ export class Shell {
         return v !== 0n ? 0 : 1;
       }
       case 'TestClause': {
-        if (this.opts.xtrace) await this.traceRaw(`[[ ${await testTrace(this, c.X)} ]]`);
+        if (this.opts.xtrace) return evalTestTraced(this, c.X);
         return evalTest(this, c.X);
       }
       case 'DeclClause': return this.declClause(c);
@@ -1635,8 +1696,7 @@ export class Shell {
         await this.writeFd(2, c.PosixFormat ? `real ${dt.toFixed(2)}\nuser 0.00\nsys 0.00\n` : `\nreal\t${fmt(dt)}\nuser\t0m0.000s\nsys\t0m0.000s\n`);
         return st;
       }
-      case 'CoprocClause':
-        throw new ShellError('coproc: not supported', 2);
+      case 'CoprocClause': return this.coproc(c);
       case 'TestDecl':
         return 0;
     }
@@ -1701,7 +1761,15 @@ export class Shell {
         while (end < src.length && (src[end] === ' ' || src[end] === '\t')) end++;
         return `((${src.slice(r[0], end)}))`;
       };
+      // xtrace: `(( text ))` for each part as evaluated, its text expanded; an empty part is `1`
+      const traceHead = async (e: ArithmExpr | null): Promise<void> => {
+        if (!this.opts.xtrace) return;
+        let t = e ? part(e)().slice(2, -2) : '1';
+        if (/[$`]/.test(t) && !/\$\((?!\()|`/.test(t)) { const w = arithTextWord(t); if (w) t = (await this.ex.heredoc(w)).replace(/\n$/, ''); }
+        await this.traceRaw(`(( ${t} ))`);
+      };
       await this.headDebugTrap(c.ForPos, part(L.Init));
+      await traceHead(L.Init);
       // (an arithmetic error in the head ends the loop with status 1, like a failed `((…))`)
       const headError = async (e: unknown): Promise<number> => {
         if (!(e instanceof ArithError)) throw e;
@@ -1712,6 +1780,7 @@ export class Shell {
       for (;;) {
         const y = loopTick(); if (y) await y;
         if (this.traps.has('DEBUG')) await this.headDebugTrap(c.ForPos, part(L.Cond)); else this.curPos = c.ForPos;
+        await traceHead(L.Cond);
         try {
           if (L.Cond && (this.arith.canSync(L.Cond) ? this.arithSync(L.Cond) : await this.arithAst(L.Cond)) === 0n) break;
         } catch (e) { return await headError(e); }
@@ -1720,6 +1789,7 @@ export class Shell {
           else throw e;
         }
         if (this.traps.has('DEBUG')) await this.headDebugTrap(c.ForPos, part(L.Post)); else this.curPos = c.ForPos;
+        await traceHead(L.Post);
         try {
           if (L.Post) { if (this.arith.canSync(L.Post)) this.arithSync(L.Post); else await this.arithAst(L.Post); }
         } catch (e) { return await headError(e); }
@@ -2063,6 +2133,18 @@ export class Shell {
     }
   }
 
+  /** The variable of a `{var}` redirection: a name, or an array element (`{a[1]}`). */
+  private setFdVar(v: string, n: string): void {
+    const m = /^([^[]+)\[(.*)\]$/.exec(v);
+    if (m) this.setElem(m[1]!, this.resolveVar(m[1]!)?.assoc ? m[2]! : String(hardArith(() => this.arith.evalString(m[2]!))), n);
+    else this.setVar(v, n);
+  }
+  private getFdVar(v: string): string | undefined {
+    const m = /^([^[]+)\[(.*)\]$/.exec(v);
+    if (m) return this.getElem(m[1]!, this.resolveVar(m[1]!)?.assoc ? m[2]! : String(hardArith(() => this.arith.evalString(m[2]!))));
+    return this.getVar(v);
+  }
+
   releaseProcSubst(from: number): void {
     while (this.procSubstCleanups.length > from) this.procSubstCleanups.pop()!();
   }
@@ -2100,7 +2182,7 @@ export class Shell {
         }
       };
       const place = (f: OsFd): void => {
-        if (varName) { const n = alloc(); t.set(n, f); this.setVar(varName, String(n)); }
+        if (varName) { const n = alloc(); t.set(n, f); this.setFdVar(varName, String(n)); }
         else t.set(fdn, f);
       };
       switch (r.Op) {
@@ -2115,7 +2197,7 @@ export class Shell {
         }
         case Tok.dplIn: case Tok.dplOut: {
           const w = await target(); // (globbed and split like a file name: one word or an ambiguous redirect)
-          if (w === '-') { if (varName) { const n = Number(this.getVar(varName)); t.set(n, undefined); } else t.set(fdn, undefined); break; }
+          if (w === '-') { if (varName) { const n = Number(this.getFdVar(varName)); t.set(n, undefined); } else t.set(fdn, undefined); break; }
           const m = /^(\d+)(-?)$/.exec(w);
           if (!m) {
             if (r.Op === Tok.dplOut && (!r.N || r.N.Value === '1')) { // (`>&FILE` and `1>&FILE`: stdout and stderr)
@@ -2206,7 +2288,7 @@ export class Shell {
     try {
       // as assignValue1
       const val = a.Value ? this.ex.literalSync(a.Value, 'assign') : '';
-      if (a.Index) this.setElem(name, this.subscriptTextSync(name, a.Index), val, a.Append);
+      if (a.Index) this.setElem(name, this.assocKeyChecked(a, this.subscriptTextSync(name, a.Index)), val, a.Append);
       else this.setVar(name, val, a.Append);
     } catch (e) {
       throw this.assignError(e);
@@ -2224,11 +2306,17 @@ export class Shell {
     const name = a.Name!.Value;
     let val: string;
     try { val = a.Value ? await this.ex.literal(a.Value, 'assign') : ''; } catch (e) { throw this.assignError(e); }
-    await this.traceRaw(`${name}${a.Index ? `[${arithSource(this.source.src, a.Index) ?? ''}]` : ''}${a.Append ? '+=' : '='}${traceWord(val, this.utf8Locale())}`);
+    await this.traceRaw(`${name}${a.Index ? `[${arithSource(this.source.src, a.Index) ?? ''}]` : ''}${a.Append ? '+=' : '='}${traceWord(val, this.utf8Locale(), true)}`);
     try {
-      if (a.Index) this.setElem(name, await this.subscriptText(name, a.Index), val, a.Append);
+      if (a.Index) this.setElem(name, this.assocKeyChecked(a, await this.subscriptText(name, a.Index)), val, a.Append);
       else this.setVar(name, val, a.Append);
     } catch (e) { throw this.assignError(e); }
+  }
+
+  /** An associative array's key in `a[k]=v`: an empty one is bash's error (the rest of the line is dropped). */
+  private assocKeyChecked(a: Assign, key: string): string {
+    if (key === '' && this.resolveVar(a.Name!.Value)?.assoc) throw new DiscardError(`${a.Name!.Value}[${arithSource(this.source.src, a.Index!) ?? ''}]: bad array subscript`, 1, false, true);
+    return key;
   }
 
   private async assignValue1(a: Assign): Promise<void> {
@@ -2241,14 +2329,15 @@ export class Shell {
     }
     const val = a.Value ? await this.ex.literal(a.Value, 'assign') : '';
     if (a.Index) {
-      const idx = await this.subscriptText(name, a.Index);
+      const idx = this.assocKeyChecked(a, await this.subscriptText(name, a.Index));
       this.setElem(name, idx, val, a.Append);
       return;
     }
     this.setVar(name, val, a.Append);
   }
 
-  async assignArray(name: string, a: Assign, assocHint: boolean): Promise<void> {
+  /** `traced`: a declaration's array under xtrace, shown as bash does once its values are expanded (`+ a=('x' ['3']='y')`). */
+  async assignArray(name: string, a: Assign, assocHint: boolean, traced = false): Promise<void> {
     let v = this.resolveVar(name);
     if (v?.readonly) throw new ShellError(`${name}: readonly variable`, 1);
     const isAssoc = !!v?.assoc || assocHint;
@@ -2260,20 +2349,24 @@ export class Shell {
         const words: string[] = [];
         for (const el of elems) {
           let w = el.Value ? await this.ex.literal(el.Value, 'none') : '';
-          if (el.Index) w = `[${el.Index.type === 'Word' ? await this.ex.literal(el.Index, 'none') : arithSource(this.source.src, el.Index) ?? ''}]=${w}`;
+          if (el.Index) w = `[${await this.assocKey(el.Index)}]=${w}`;
           words.push(w);
         }
         for (let i = 0; i < words.length; i += 2) m.set(words[i]!, words[i + 1] ?? '');
       } else {
+        const shown: string[] = [];
         for (const el of elems) {
           if (el.Index) {
-            const k = el.Index.type === 'Word' ? await this.ex.literal(el.Index, 'none') : String(await this.arithAst(el.Index));
+            const k = await this.assocKey(el.Index);
             // bash 5.2 does not expand a tilde after `[key]=` in associative arrays
-            m.set(k, el.Value ? await this.ex.literal(el.Value, 'none') : '');
+            const x = el.Value ? await this.ex.literal(el.Value, 'none') : '';
+            m.set(k, x);
+            if (traced) shown.push(`[${sqTrace(k)}]=${sqTrace(x)}`);
           } else if (el.Value) {
             await this.err(`${name}: '${await this.ex.literal(el.Value, 'none')}': must use subscript when assigning associative array`);
           }
         }
+        if (traced) await this.traceRaw(`${name}${a.Append ? '+=' : '='}(${shown.join(' ')})`);
       }
       if (!v) { v = this.lvalue(name); }
       v.assoc = m; v.arr = undefined; v.str = undefined; v.declOnly = undefined;
@@ -2286,6 +2379,10 @@ export class Shell {
     for (const el of elems) {
       if (el.Index) items.push({ idx: el.Index, val: el.Value ? await this.ex.literal(el.Value, 'assign') : '' });
       else if (el.Value) items.push({ vals: await this.ex.fields([el.Value]) });
+    }
+    if (traced) {
+      const shown = items.map((it) => ('idx' in it ? `[${sqTrace(arithSource(this.source.src, it.idx) ?? '')}]=${sqTrace(it.val)}` : it.vals.map(sqTrace).join(' ')));
+      await this.traceRaw(`${name}${a.Append ? '+=' : '='}(${shown.filter((x) => x !== '').join(' ')})`);
     }
     const m = a.Append && v?.arr ? v.arr : a.Append && v?.str !== undefined ? new Map([[0, v.str]]) : new Map<number, string>();
     const w = this.lvalue(name);
@@ -2322,7 +2419,7 @@ export class Shell {
         if (this.opts.xtrace) {
           // (an array literal is traced as written: `+ a=(x "y z" $v)`)
           const lit = a.Array ? arrayLiteralSource(this.source.src, a.Array) : undefined;
-          await this.traceRaw(`${a.Name!.Value}${a.Index ? `[${arithSource(this.source.src, a.Index) ?? ''}]` : ''}${a.Append ? '+=' : '='}${lit ?? traceWord((a.Index ? this.getElem(a.Name!.Value, this.subscriptTextSync(a.Name!.Value, a.Index)) : this.getVar(a.Name!.Value)) ?? '')}`);
+          await this.traceRaw(`${a.Name!.Value}${a.Index ? `[${arithSource(this.source.src, a.Index) ?? ''}]` : ''}${a.Append ? '+=' : '='}${lit ?? traceWord((a.Index ? this.getElem(a.Name!.Value, this.subscriptTextSync(a.Name!.Value, a.Index)) : this.getVar(a.Name!.Value)) ?? '', false, true)}`);
         }
       }
       return redirs.length === 0 ? this.lastSubstStatus ?? 0 : this.assignOnlyRedirs(redirs);
@@ -2377,7 +2474,7 @@ export class Shell {
     }
     if (this.opts.xtrace) {
       // (bash traces each prefix assignment on its own line)
-      if (temp) for (const [k, v] of temp) await this.traceRaw(`${k}=${traceWord(v.str ?? '', this.utf8Locale())}`);
+      if (temp) for (const [k, v] of temp) await this.traceRaw(`${k}=${traceWord(v.str ?? '', this.utf8Locale(), true)}`);
       await this.trace(args);
     }
     if (!temp && redirs.length === 0) return this.callArgs(args);
@@ -2697,6 +2794,37 @@ function arithSource(src: string, e: ArithmExpr): string | undefined {
   return r ? src.slice(r[0], r[1]) : undefined;
 }
 
+/** The words of an arithmetic expression, in source order. */
+export function arithWords(e: ArithmExpr, out: Word[] = []): Word[] {
+  switch (e.type) {
+    case 'Word': out.push(e); break;
+    case 'BinaryArithm': arithWords(e.X, out); arithWords(e.Y, out); break;
+    case 'UnaryArithm': case 'ParenArithm': arithWords(e.X, out); break;
+  }
+  return out;
+}
+
+/** An associative array's key written as an arithmetic expression (`A[$i,$j]`, `A[$k+1]`): its
+ * source with each word replaced by its expansion, as bash expands the subscript as a string. */
+function assocKeySource(src: string, e: ArithmExpr, values: Map<Word, string>): string | undefined {
+  const whole = arithRange(src, e);
+  if (!whole) return undefined;
+  const cuts: [number, number, string][] = [];
+  for (const [w, v] of values) {
+    const r = arithRange(src, w);
+    if (!r || r[0] < whole[0] || r[1] > whole[1]) return undefined;
+    cuts.push([r[0], r[1], v]);
+  }
+  cuts.sort((a, b) => a[0] - b[0]);
+  let out = '', at = whole[0];
+  for (const [a, b, v] of cuts) {
+    if (a < at) return undefined;
+    out += src.slice(at, a) + v;
+    at = b;
+  }
+  return out + src.slice(at, whole[1]);
+}
+
 /** The source of `e` with the words in `values` replaced by their text, when every range is known. */
 function spliceArith(src: string, e: ArithmExpr, values: Map<Word, string>): string | undefined {
   const whole = arithRange(src, e);
@@ -2737,6 +2865,11 @@ function arithRange(src: string, e: ArithmExpr): [number, number] | undefined {
   return range(e);
 }
 
+/** bash's sh_single_quote, as xtrace shows a declaration's array values. */
+function sqTrace(v: string): string {
+  return "'" + v.replace(/'/g, "'\\''") + "'";
+}
+
 /** An array literal's source as bash's xtrace shows it: `(elem elem …)`, words as written. */
 function arrayLiteralSource(src: string, a: ArrayExpr): string | undefined {
   const parts: string[] = [];
@@ -2749,8 +2882,8 @@ function arrayLiteralSource(src: string, a: ArrayExpr): string | undefined {
 }
 
 /** A word as bash's xtrace shows it: single-quoted with a shell metacharacter, `$'…'` with a control character. */
-export function traceWord(w: string, utf8 = false): string {
-  if (w === '') return "''";
+export function traceWord(w: string, utf8 = false, assigned = false): string {
+  if (w === '') return assigned ? '' : "''"; // (bash traces `a=` for an empty value)
   if (/[ \t\n'"\\|&;()<>!{}*[?\]^$`]|^[~#]|[=:]~/.test(w)) return "'" + w.replace(/'/g, "'\\''") + "'";
   return needsAnsiC(w, utf8) ? ansicQuote(w, utf8) : w;
 }

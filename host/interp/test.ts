@@ -276,6 +276,61 @@ const binNames: Record<number, string> = {
   [Tok.tsLss]: '-lt', [Tok.tsGtr]: '-gt', [Tok.andAnd]: '&&', [Tok.orOr]: '||',
 };
 
+/**
+ * evalTest under xtrace: like bash, each primary is traced as it is evaluated (`[[ -n abc ]]`,
+ * `[[ abc == a* ]]`, a lone word as `-n`), its operands expanded and shown as they are (an empty
+ * one as `''`), a `!` only when it applies to the primary itself.
+ */
+export async function evalTestTraced(sh: Shell, e: TestExpr): Promise<number> {
+  try { return (await evTraced(sh, e)) ? 0 : 1; } catch (x) { return badRegexStatus(x); }
+}
+
+async function evTraced(sh: Shell, e: TestExpr): Promise<boolean> {
+  let neg = false;
+  while (e.type === 'UnaryTest' && e.Op === Tok.exclMark) { neg = !neg; e = e.X; }
+  const shown = (x: string): string => (x === '' ? "''" : x);
+  const trace = (text: string): Promise<void> => sh.traceRaw(`[[ ${neg ? '! ' : ''}${text} ]]`);
+  let v: boolean;
+  switch (e.type) {
+    case 'ParenTest': v = await evTraced(sh, e.X); break;
+    case 'UnaryTest': {
+      const x = await literal(sh, e.X as Word);
+      const name = Object.keys(unaryOps).find((k) => unaryOps[k] === e.Op && k !== '-a' && k !== '-h') ?? '-?';
+      await trace(`${name} ${shown(x)}`);
+      v = unaryTest(sh, e.Op, x);
+      break;
+    }
+    case 'BinaryTest': {
+      if (e.Op === Tok.andAnd) { v = (await evTraced(sh, e.X)) && (await evTraced(sh, e.Y)); break; }
+      if (e.Op === Tok.orOr) { v = (await evTraced(sh, e.X)) || (await evTraced(sh, e.Y)); break; }
+      const op = e.Op, x = await literal(sh, e.X as Word);
+      if (op === Tok.equal || op === Tok.assgn || op === Tok.nequal) {
+        const pat = await sh.ex.patternShown(e.Y as Word);
+        await trace(`${shown(x)} ${binNames[op]} ${shown(pat)}`);
+        v = patternTest(sh, op, x, pat);
+      } else if (op === Tok.tsReMatch) {
+        const re = await sh.ex.regexWord(e.Y as Word);
+        await trace(`${shown(x)} =~ ${shown(re)}`);
+        v = regexTest(sh, x, re);
+      } else {
+        const y = await literal(sh, e.Y as Word);
+        await trace(`${shown(x)} ${binNames[op] ?? '?'} ${shown(y)}`);
+        v = binaryTest(sh, op, x, y, false);
+      }
+      break;
+    }
+    case 'Word': {
+      const g = notGroup(sh, e);
+      if (g) { v = !(await evTraced(sh, g)); break; }
+      const x = await literal(sh, e);
+      await trace(`-n ${shown(x)}`);
+      v = x !== '';
+      break;
+    }
+  }
+  return neg ? !v : v;
+}
+
 /** Text of a `[[ ]]` expression as bash's xtrace shows it (operands expanded). */
 export async function testTrace(sh: Shell, e: TestExpr): Promise<string> {
   switch (e.type) {
