@@ -666,7 +666,7 @@ export class Shell {
     if (idx.type === 'Word') return this.ex.literal(idx, 'none');
     const values = new Map<Word, string>();
     for (const w of arithWords(idx)) values.set(w, await this.ex.literal(w, 'none'));
-    const text = assocKeySource(this.source.src, idx, values);
+    const text = spliceArith(this.source.src, idx, values, false);
     return text ?? String(await this.arithAst(idx));
   }
 
@@ -675,7 +675,7 @@ export class Shell {
     if (idx.type === 'Word') return this.ex.literalSync(idx, 'none');
     const values = new Map<Word, string>();
     for (const w of arithWords(idx)) values.set(w, this.ex.literalSync(w, 'none'));
-    return assocKeySource(this.source.src, idx, values);
+    return spliceArith(this.source.src, idx, values, false);
   }
 
   /** Whether subscriptText(_, idx) can be computed without awaiting (structural). */
@@ -2804,32 +2804,15 @@ export function arithWords(e: ArithmExpr, out: Word[] = []): Word[] {
   return out;
 }
 
-/** An associative array's key written as an arithmetic expression (`A[$i,$j]`, `A[$k+1]`): its
- * source with each word replaced by its expansion, as bash expands the subscript as a string. */
-function assocKeySource(src: string, e: ArithmExpr, values: Map<Word, string>): string | undefined {
+/**
+ * The source of `e` with the words in `values` replaced by their text, when every range is known:
+ * an error message's expression (`toClose`: bash's text runs on to the `))`), or an associative
+ * array's key written like arithmetic (`A[$i,$j]`, `A[$k+1]`: bash expands it as a string).
+ */
+function spliceArith(src: string, e: ArithmExpr, values: Map<Word, string>, toClose = true): string | undefined {
   const whole = arithRange(src, e);
   if (!whole) return undefined;
-  const cuts: [number, number, string][] = [];
-  for (const [w, v] of values) {
-    const r = arithRange(src, w);
-    if (!r || r[0] < whole[0] || r[1] > whole[1]) return undefined;
-    cuts.push([r[0], r[1], v]);
-  }
-  cuts.sort((a, b) => a[0] - b[0]);
-  let out = '', at = whole[0];
-  for (const [a, b, v] of cuts) {
-    if (a < at) return undefined;
-    out += src.slice(at, a) + v;
-    at = b;
-  }
-  return out + src.slice(at, whole[1]);
-}
-
-/** The source of `e` with the words in `values` replaced by their text, when every range is known. */
-function spliceArith(src: string, e: ArithmExpr, values: Map<Word, string>): string | undefined {
-  const whole = arithRange(src, e);
-  if (!whole) return undefined;
-  while (whole[1] < src.length && ' \t\n'.includes(src[whole[1]]!)) whole[1]++; // bash's text runs to the `))`
+  if (toClose) while (whole[1] < src.length && ' \t\n'.includes(src[whole[1]]!)) whole[1]++;
   const cuts: [number, number, string][] = [];
   for (const [w, v] of values) {
     const r = arithRange(src, w);

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { expect } from 'chai';
 import { runScript } from '../../host/interp/cli.ts';
 import { findSpawnAddon, setSpawnAddon } from '../../host/interp/native-spawn.ts';
 
@@ -84,4 +85,20 @@ export async function runInterp(c: Case, dir: string): Promise<Outcome> {
 
 export function freshDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'interp-case-'));
+}
+
+/** Runs `c` through bash and the interpreter, each in a fresh directory: stdout, status and (unless `nostderr`) stderr must match. */
+export async function expectSameAsBash(c: Case): Promise<void> {
+  const d1 = freshDir(), d2 = freshDir();
+  try {
+    const want = runBash(c, d1);
+    const got = await runInterp(c, d2);
+    const norm = (s: string, d: string): string => s.split(d).join('$TMP');
+    expect(norm(got.stdout, d2), 'stdout').to.equal(norm(want.stdout, d1));
+    expect(got.status, 'status').to.equal(want.status);
+    if (c.stderr) expect(norm(got.stderr, d2), 'stderr').to.equal(norm(want.stderr, d1));
+  } finally {
+    fs.rmSync(d1, { recursive: true, force: true });
+    fs.rmSync(d2, { recursive: true, force: true });
+  }
 }

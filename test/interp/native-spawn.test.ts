@@ -3,7 +3,7 @@
 import { expect } from 'chai';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runBash, runInterp, freshDir, type Case } from './harness.ts';
+import { expectSameAsBash, runInterp, freshDir } from './harness.ts';
 import { findSpawnAddon, setSpawnAddon, spawnAddon } from '../../host/interp/native-spawn.ts';
 
 const built = findSpawnAddon([path.resolve('dist')]);
@@ -27,21 +27,7 @@ const nativeOnly: Record<string, string> = {
   'argv, env and cwd bytes that are not UTF-8 pass through exactly': `x=$(printf 'a\\377b'); /usr/bin/printf '%s' "$x" | od -An -c; X=$x /usr/bin/env | grep '^X=' | od -An -c; d=$(printf 'd\\376'); mkdir "$d"; cd "$d"; /bin/pwd | od -An -c | sed 's#^.*/##'`,
 };
 
-async function sameAsBash(name: string, script: string): Promise<void> {
-  const c: Case = { name, script: script + '\n', stderr: true, file: 'native-spawn' };
-  const d1 = freshDir(), d2 = freshDir();
-  try {
-    const want = runBash(c, d1);
-    const got = await runInterp(c, d2);
-    const norm = (s: string, d: string): string => s.split(d).join('$TMP');
-    expect(norm(got.stdout, d2), 'stdout').to.equal(norm(want.stdout, d1));
-    expect(got.status, 'status').to.equal(want.status);
-    expect(norm(got.stderr, d2), 'stderr').to.equal(norm(want.stderr, d1));
-  } finally {
-    fs.rmSync(d1, { recursive: true, force: true });
-    fs.rmSync(d2, { recursive: true, force: true });
-  }
-}
+const sameAsBash = (name: string, script: string): Promise<void> => expectSameAsBash({ name, script: script + '\n', stderr: true, file: 'native-spawn' });
 
 describe('interp external commands', function () {
   this.timeout(20000);

@@ -53,19 +53,28 @@ describe('interp process control', function () {
     });
   }
 
-  it('stays cancellable while a builtin waits for input on an open stdin pipe', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry, '-c', 'echo waiting; read x; echo "got $x"'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  /** Runs `script` (which prints `waiting` first), sends SIGTERM once it waits: how it ended, and how long that took. */
+  async function cancelWhileWaiting(script: string, stdin: 'pipe' | 'ignore'): Promise<{ end: string; ms: number; out: string }> {
+    const child = spawn(process.execPath, ['--import', 'tsx', entry, '-c', script], { stdio: [stdin, 'pipe', 'pipe'] });
     let out = '';
-    child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
     const closed = new Promise<string>((res) => child.on('close', (code, signal) => res(signal ?? String(code))));
     for (let i = 0; i < 100 && !out.includes('waiting'); i++) await sleep(100);
     await sleep(200);
     child.kill('SIGTERM');
     const t0 = Date.now();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    const end = await closed;
+    clearTimeout(timer);
+    return { end, ms: Date.now() - t0, out };
+  }
+
+  it('stays cancellable while a builtin waits for input on an open stdin pipe', async () => {
+    const r = await cancelWhileWaiting('echo waiting; read x; echo "got $x"', 'pipe');
     // exit status 143, or death by SIGTERM when a read was blocked in a libuv thread
-    expect(['143', 'SIGTERM']).to.include(await closed);
-    expect(Date.now() - t0).to.be.lessThan(3000);
-    expect(out).to.equal('waiting\n');
+    expect(['143', 'SIGTERM']).to.include(r.end);
+    expect(r.ms).to.be.lessThan(3000);
+    expect(r.out).to.equal('waiting\n');
   });
 
   // opening a FIFO waits for its other end in a libuv thread: cancellation must not wait for it,
@@ -74,19 +83,10 @@ describe('interp process control', function () {
     it(`stays cancellable while a redirection waits for a FIFO's other end: ${redir}`, async () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'interp-fifo-'));
       try {
-        const child = spawn(process.execPath, ['--import', 'tsx', entry, '-c', `cd '${dir}' && mkfifo f && echo waiting; ${redir}; echo not-reached`], { stdio: ['ignore', 'pipe', 'pipe'] });
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-        const closed = new Promise<string>((res) => child.on('close', (code, signal) => res(signal ?? String(code))));
-        for (let i = 0; i < 100 && !out.includes('waiting'); i++) await sleep(100);
-        await sleep(200);
-        child.kill('SIGTERM');
-        const t0 = Date.now();
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        expect(await closed).to.equal('143');
-        clearTimeout(timer);
-        expect(Date.now() - t0).to.be.lessThan(1000); // (not the 1.5 s fallback of death by the signal)
-        expect(out).to.equal('waiting\n');
+        const r = await cancelWhileWaiting(`cd '${dir}' && mkfifo f && echo waiting; ${redir}; echo not-reached`, 'ignore');
+        expect(r.end).to.equal('143');
+        expect(r.ms).to.be.lessThan(1000); // (not the 1.5 s fallback of death by the signal)
+        expect(r.out).to.equal('waiting\n');
       } finally { fs.rmSync(dir, { recursive: true, force: true }); }
     });
   }
