@@ -2535,8 +2535,9 @@ export class Shell {
         const st = await b(this, args);
         if (this.usageFailed) {
           this.usageFailed = false;
-          // (POSIX: a special builtin's usage error exits the shell, unless run through `command`)
-          if (this.posix && !opts.noFunc && specialBuiltins.has(name)) throw new ExitSignal(st);
+          // (POSIX: a special builtin's usage error exits the shell, unless run through `command`, or
+          // where errexit would not act either: a condition, the left of `&&`/`||`, under `!`)
+          if (this.posix && !opts.noFunc && this.noErrexit === 0 && specialBuiltins.has(name)) throw new ExitSignal(st);
         }
         return st;
       } catch (e: any) {
