@@ -65,6 +65,7 @@ const SCRIPTS: Record<string, string> = {
   'arithmetic loop (20k iterations)': 'i=0; s=0; while [ $i -lt 20000 ]; do s=$((s + i * 2)); i=$((i + 1)); done; echo $s',
   'expansion-heavy (5k iterations)': 'x=abcdefghij; for i in $(seq 5000); do y=${x//c/C}; z=${y:2:5}; w=${#z}; a[$i]=$z$w; done; echo ${#a[@]} ${a[17]}',
   'pipeline per iteration (200)': 'for i in $(seq 200); do echo "line $i" | tr a-z A-Z | cut -c1-4 >/dev/null; done; echo done',
+  'external command per iteration (300)': 'for i in $(seq 300); do /bin/true; done; echo done',
   'while read over 20k lines': 'seq 20000 | while read -r n; do t=$((t + n)); done; echo ok',
   'tests, case and echo per iteration (5k)': 'for i in $(seq 5000); do [[ $i == *7 ]] && echo "seven $i"; case $i in *0) printf "%s\\n" "$i" ;; *5) [ $i -gt 100 ] || echo small ;; esac; done | wc -l',
 };
