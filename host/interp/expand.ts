@@ -245,10 +245,10 @@ function toksToWord(toks: BTok[]): Word | string {
   for (const t of toks) {
     if (typeof t === 'string') { lit += t; continue; }
     if (typeof t === 'number') { lit += braceChars[t]; continue; }
-    if (lit) { parts.push({ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: lit }); lit = ''; }
+    if (lit) { parts.push(litPart(lit)); lit = ''; }
     parts.push(t);
   }
-  if (lit) parts.push({ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: lit });
+  if (lit) parts.push(litPart(lit));
   // bash expands braces in the raw text: `$a{b,c}` is `$ab $ac`, `{$a,b}_x` has `$a_x`
   for (let i = 0; i + 1 < parts.length; i++) {
     const p = parts[i]!, q = parts[i + 1]!;
@@ -438,7 +438,9 @@ function replParts(pe: ParamExp): { orig: Word | null; with: Word | null } {
 /** Unquoted literal text that expands to itself as a single field (no escapes, tilde, braces, glob characters). */
 const plainLit = (v: string): boolean => v !== '' && !/[\\~{*?(]/.test(v) && (!v.includes('[') || !hasMeta(v));
 /** A word of one literal part of raw text `v`. */
-const litWord = (v: string): Word => ({ type: 'Word', Parts: [{ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: v }] });
+const litWord = (v: string): Word => ({ type: 'Word', Parts: [litPart(v)] });
+/** A Lit part of raw text `v` made by expansion (no source position). */
+function litPart(v: string): Lit { return { type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: v }; }
 /** Whether `s` contains one of the characters of `set`. */
 function hasChar(s: string, set: string): boolean {
   for (let i = 0; i < s.length; i++) if (set.includes(s[i]!)) return true;

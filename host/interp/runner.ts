@@ -2158,7 +2158,7 @@ export class Shell {
         if (/^\{.*\}$/.test(r.N.Value)) varName = r.N.Value.slice(1, -1);
         fdn = varName ? -1 : Number(r.N.Value);
       } else {
-        fdn = r.Op === Tok.rdrIn || r.Op === Tok.rdrInOut || r.Op === Tok.dplIn || r.Op === Tok.hdoc || r.Op === Tok.dashHdoc || r.Op === Tok.wordHdoc ? 0 : 1;
+        fdn = defaultRedirFd(r.Op);
       }
       const alloc = (): number => { let n = 10; while (t.get(n)) n++; return n; };
       const target = async (): Promise<string> => {
@@ -2670,8 +2670,12 @@ export class Shell {
 
 /** Whether a redirection's target is fd 0. */
 function redirectsStdin(r: Redirect): boolean {
-  if (r.N) return r.N.Value === '0';
-  return r.Op === Tok.rdrIn || r.Op === Tok.rdrInOut || r.Op === Tok.dplIn || r.Op === Tok.hdoc || r.Op === Tok.dashHdoc || r.Op === Tok.wordHdoc;
+  return r.N ? r.N.Value === '0' : defaultRedirFd(r.Op) === 0;
+}
+
+/** The fd a redirection without a number applies to: 0 for input ones, else 1. */
+function defaultRedirFd(op: number): number {
+  return op === Tok.rdrIn || op === Tok.rdrInOut || op === Tok.dplIn || op === Tok.hdoc || op === Tok.dashHdoc || op === Tok.wordHdoc ? 0 : 1;
 }
 
 /**
