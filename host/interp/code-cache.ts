@@ -6,9 +6,10 @@
 // damaged one, which is then compiled afresh and rewritten instead.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as vm from 'node:vm';
-import { createRequire } from 'node:module';
-import { crc32 } from 'node:zlib';
+
+// (vm, zlib and module load on first use: the startup snapshot would otherwise carry them into every start)
+const vm = (): typeof import('node:vm') => process.getBuiltinModule('node:vm');
+const crc32 = (b: Buffer): number => process.getBuiltinModule('node:zlib').crc32(b);
 
 /** The module's exports. Throws what reading `file` throws (ENOENT…). */
 export function requireCached(file: string): unknown {
@@ -16,7 +17,7 @@ export function requireCached(file: string): unknown {
   const cacheFile = `${file}.${process.version}.cache`;
   let cached: Buffer | undefined;
   try { cached = openCache(fs.readFileSync(cacheFile)); } catch { /* first run: compile, then write it */ }
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  const script = new (vm().Script)(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file, cachedData: cached, importModuleDynamically: undefined,
   });
   if (!cached || script.cachedDataRejected) {
@@ -29,7 +30,7 @@ export function requireCached(file: string): unknown {
     });
   }
   const m = { exports: {} as unknown };
-  (script.runInThisContext() as (...a: unknown[]) => void).call(m.exports, m.exports, createRequire(file), m, file, path.dirname(file));
+  (script.runInThisContext() as (...a: unknown[]) => void).call(m.exports, m.exports, process.getBuiltinModule('node:module').createRequire(file), m, file, path.dirname(file));
   return m.exports;
 }
 

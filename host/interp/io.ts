@@ -6,7 +6,6 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { spawnAddon } from './native-spawn.ts';
 
 export class SigPipe extends Error { readonly sigpipe = true; constructor() { super('SIGPIPE'); } }
@@ -216,7 +215,7 @@ function refill(): void {
   const pool = refills === 1 ? poolDir() : undefined;
   const extra: string[] = [];
   if (pool) for (let i = 0; i < 32; i++) extra.push(path.join(pool, `${process.pid}-${fifoSeq++}`));
-  const r = spawnSync(findMkfifo(), ['-m', '600', ...names, ...extra], { stdio: 'ignore' });
+  const r = process.getBuiltinModule('node:child_process').spawnSync(findMkfifo(), ['-m', '600', ...names, ...extra], { stdio: 'ignore' });
   if (r.status !== 0) {
     for (const n of extra) try { fs.unlinkSync(n); } catch { /* */ }
     throw new Error('cannot create pipes (mkfifo failed)');

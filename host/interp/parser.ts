@@ -1,7 +1,6 @@
 // Loads mvdan-sh (GopherJS build of mvdan/sh v3.5.1) once and converts its AST to plain JSON
 // through the GopherJS internals (`__internal_object__`), which is ~250x faster than the
 // public getters. Never use the package's public walker (slow, and it panics on BraceExp).
-import { createRequire } from 'node:module';
 import type { File } from './ast.ts';
 import { findEmptyBody } from './empty-body-check.ts';
 import { fastParse } from './fast-parser.ts';
@@ -31,7 +30,7 @@ function load(): MvdanSh {
   try {
     // a direct `require('mvdan-sh')` lets the CJS bundle (scripts/build-interp.mjs) inline it
     if (loader) sh = loader() as MvdanSh;
-    else sh = (typeof require === 'function' ? require('mvdan-sh') : createRequire(import.meta.url)('mvdan-sh')) as MvdanSh;
+    else sh = (typeof require === 'function' ? require('mvdan-sh') : process.getBuiltinModule('node:module').createRequire(import.meta.url)('mvdan-sh')) as MvdanSh;
   } finally {
     Error.stackTraceLimit = limit;
     if (hadRequire) g['require'] = oldRequire; else delete g['require'];
