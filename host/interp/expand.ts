@@ -3,7 +3,7 @@
 import { Tok, type Word, type WordPart, type ParamExp, type Lit, type DblQuoted, type ExtGlob, type CmdSubst, type Stmt } from './ast.ts';
 import { parse } from './parser.ts';
 import * as os from 'node:os';
-import { glob, hasMeta, matchPattern, patternRegex, patternSource, splitIgnore, unescapePattern } from './pattern.ts';
+import { glob, hasMeta, matchPattern, patternRegex, patternSource, plainMatcher, splitIgnore, unescapePattern } from './pattern.ts';
 import type { Shell, Var } from './runner.ts';
 import { DiscardError, ShellError } from './errors.ts';
 import { ArithError } from './arith.ts';
@@ -358,6 +358,9 @@ function extGlobParts(p: ExtGlob, posix: boolean): WordPart[] | null {
 // ---- the expander ------------------------------------------------------------------------------
 /** Expander.canSync / canSyncPart per AST node (structural). */
 const syncNodes = new WeakMap<object, boolean>();
+
+/** Expander.constMatcher per pattern word. */
+const constMatchers = new WeakMap<Word, ((s: string) => boolean) | null>();
 
 /** `$name` or `${name}`: no operator, index, slice or indirection. */
 function isPlainParam(pe: ParamExp): boolean {
@@ -1200,6 +1203,22 @@ export class Expander {
       else this.partSync(p, fb, false);
     }
     return fb.fields.map((f) => f.val).join('') + fb.cur.val;
+  }
+
+  /**
+   * The test of a `case` or `[[ == ]]` pattern word that is one literal (no quotes, escapes,
+   * tildes or expansions) of a plain form (`X`, `*X`, `X*`, `*X*`), made once per word: the
+   * commonest patterns skip expansion and matching's general steps. null for any other word;
+   * not for nocasematch.
+   */
+  constMatcher(w: Word): ((s: string) => boolean) | null {
+    let m = constMatchers.get(w);
+    if (m === undefined) {
+      const p0 = w.Parts.length === 1 ? w.Parts[0]! : undefined;
+      m = p0 && p0.type === 'Lit' && !p0.Value.includes('\\') && !p0.Value.includes('~') ? plainMatcher(p0.Value) : null;
+      constMatchers.set(w, m);
+    }
+    return m;
   }
 
   /** pattern() without awaiting; only when canSync(w). */

@@ -201,15 +201,25 @@ export function matchExtPattern(p: string, s: string, nocase: boolean, locale: {
  * patterns), without a regex; undefined for any other pattern.
  */
 function plainMatch(p: string, s: string): boolean | undefined {
-  const lead = p.charCodeAt(0) === 42; // '*'
-  const trail = p.length > 1 && p.charCodeAt(p.length - 1) === 42;
-  const x = lead || trail ? p.slice(lead ? 1 : 0, trail ? -1 : p.length) : p;
-  if (SPECIAL.test(x)) return undefined; // (`(` for extglob groups such as `*(…)`, `@(…)`)
-  if (lead && trail) return s.includes(x);
-  if (lead) return s.endsWith(x);
-  if (trail) return s.startsWith(x);
-  return s === x;
+  const m = plainMatcher(p);
+  return m === null ? undefined : m(s);
 }
+
+/** plainMatch's test for pattern `p` as a function of the subject (null: not a plain form), made once per pattern. */
+export function plainMatcher(p: string): ((s: string) => boolean) | null {
+  let m = plainMatchers.get(p);
+  if (m === undefined) {
+    const lead = p.charCodeAt(0) === 42; // '*'
+    const trail = p.length > 1 && p.charCodeAt(p.length - 1) === 42;
+    const x = lead || trail ? p.slice(lead ? 1 : 0, trail ? -1 : p.length) : p;
+    // (`(` for extglob groups such as `*(…)`, `@(…)`)
+    m = SPECIAL.test(x) ? null : lead && trail ? (s) => s.includes(x) : lead ? (s) => s.endsWith(x) : trail ? (s) => s.startsWith(x) : (s) => s === x;
+    if (plainMatchers.size > 2000) plainMatchers.clear();
+    plainMatchers.set(p, m);
+  }
+  return m;
+}
+const plainMatchers = new Map<string, ((s: string) => boolean) | null>();
 const SPECIAL = /[*?[\\(]/;
 
 /** Removes pattern escapes (quote removal for a pattern string). */

@@ -1876,9 +1876,11 @@ export class Shell {
 
   /** Whether one of the item's patterns matches `w` (expanded in order, up to the first that does). */
   private caseMatch(it: CaseClause['Items'][number], w: string, from = 0): boolean | Promise<boolean> {
-    const ps = it.Patterns;
+    const ps = it.Patterns, nocase = this.shopt.has('nocasematch');
     for (let k = from; k < ps.length; k++) {
       const p = ps[k]!;
+      const m = nocase ? null : this.ex.constMatcher(p);
+      if (m !== null) { if (m(w)) return true; continue; }
       if (!this.ex.canSync(p)) return this.ex.pattern(p).then((pat) => this.casePatternMatches(pat, w) || this.caseMatch(it, w, k + 1));
       if (this.casePatternMatches(this.ex.patternSync(p), w)) return true;
     }

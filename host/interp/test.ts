@@ -152,6 +152,11 @@ function ev(sh: Shell, e: TestExpr): boolean | Promise<boolean> {
       if (e.Op === Tok.andAnd) return then(ev(sh, e.X), (v) => v && ev(sh, y));
       if (e.Op === Tok.orOr) return then(ev(sh, e.X), (v) => v || ev(sh, y));
       const op = e.Op;
+      if (op === Tok.equal || op === Tok.assgn || op === Tok.nequal) {
+        // (a literal plain pattern: no closures or promises, the commonest `[[ $x == *.txt ]]`)
+        const m = sh.shopt.has('nocasematch') ? null : sh.ex.constMatcher(y as Word);
+        if (m !== null && sh.ex.canSync(e.X as Word)) return m(sh.ex.literalSync(e.X as Word)) !== (op === Tok.nequal);
+      }
       return then(literal(sh, e.X as Word), (x) => {
         if (op === Tok.equal || op === Tok.assgn || op === Tok.nequal) return then(pattern(sh, y as Word), (pat) => patternTest(sh, op, x, pat));
         if (op === Tok.tsReMatch) return then(sh.ex.regexWord(y as Word), (re) => regexTest(sh, x, re));
