@@ -48,7 +48,7 @@ export function benchInterpColdStart(runs: number): string {
       ['same through a symlink to the launcher (make install)', link, ['interp', '-c', 'echo hi']],
       // the price of a script fast-parser.ts declines: the blob loads mvdan-sh for it
       ["interp -c 'echo $[6 * 7]' (declined by the fast parser: loads mvdan-sh)", launcher, ['interp', '-c', 'echo $[6 * 7]']],
-      ['interp, CJS bundle + V8 code cache (the fallback)', node, ['--no-turbo-inlining', dist('interp-launch.cjs'), '-c', 'echo hi']],
+      ['interp, CJS bundle + V8 code cache (the fallback)', node, ['--no-turbo-inlining', '--min-semi-space-size=8', dist('interp-launch.cjs'), '-c', 'echo hi']],
       ['same through the router ESM bundle', node, ['--no-node-snapshot', dist('hpatch-router.mjs'), 'interp', '-c', 'echo hi']],
     ];
     const p50 = compare(cmds, runs);

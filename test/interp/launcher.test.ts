@@ -50,7 +50,7 @@ describe('bin/hpatch-router interp (launcher)', function () {
 
   it('starts from the startup snapshot, with the node binary that built it', () => {
     const stamp = readFileSync(join(DIST, 'interp.blob.stamp'), 'utf8').split('\n');
-    expect(startedWith(LAUNCHER)).to.match(new RegExp(`^${stamp[0]} --no-rehash-snapshot --no-turbo-inlining --snapshot-blob \\S*/interp\\.blob -- -c `));
+    expect(startedWith(LAUNCHER)).to.match(new RegExp(`^${stamp[0]} --no-rehash-snapshot --no-turbo-inlining --min-semi-space-size=8 --snapshot-blob \\S*/interp\\.blob -- -c `));
   });
 
   it('also through a symlink to the launcher (make install)', () => {
@@ -190,16 +190,16 @@ describe('bin/hpatch-router interp (launcher)', function () {
   it('falls back to the code cache when NODE_OPTIONS is set, or the stamp does not match the node binary or CPU', () => {
     const t = tempDir('launcher');
     try {
-      expect(startedWith(LAUNCHER, { ...baseEnv(), NODE_OPTIONS: '--no-warnings' })).to.match(/^\S*node --no-turbo-inlining \S*\/dist\/interp-launch\.cjs -c /);
+      expect(startedWith(LAUNCHER, { ...baseEnv(), NODE_OPTIONS: '--no-warnings' })).to.match(/^\S*node --no-turbo-inlining --min-semi-space-size=8 \S*\/dist\/interp-launch\.cjs -c /);
       const same = layout(join(t.dir, 'same'));
       expect(startedWith(same)).to.contain(' --snapshot-blob ');
       const cpu = layout(join(t.dir, 'cpu'), (s) => s.replace(/\n[^\n]*\n$/, '\ncpu:type:other\n'));
-      expect(startedWith(cpu)).to.match(/^\S*node --no-turbo-inlining \S*\/interp-launch\.cjs -c /);
+      expect(startedWith(cpu)).to.match(/^\S*node --no-turbo-inlining --min-semi-space-size=8 \S*\/interp-launch\.cjs -c /);
       const node = layout(join(t.dir, 'node'), (s) => s.replace(/^[^\n]*/, '/nonexistent/node'));
-      expect(startedWith(node)).to.match(/^\S*node --no-turbo-inlining \S*\/interp-launch\.cjs -c /);
+      expect(startedWith(node)).to.match(/^\S*node --no-turbo-inlining --min-semi-space-size=8 \S*\/interp-launch\.cjs -c /);
       const stale = layout(join(t.dir, 'stale'));
       expect(spawnSync('touch', [join(t.dir, 'stale', 'dist', 'interp.blob.stamp')]).status).to.equal(0);
-      expect(startedWith(stale)).to.match(/^\S*node --no-turbo-inlining \S*\/interp-launch\.cjs -c /);
+      expect(startedWith(stale)).to.match(/^\S*node --no-turbo-inlining --min-semi-space-size=8 \S*\/interp-launch\.cjs -c /);
       const r = run(stale, ['-c', 'echo "$0|$1"; exit 3', 'n', 'v']);
       expect([r.stdout, r.status]).to.deep.equal(['n|v\n', 3]);
     } finally { t.cleanup(); }
