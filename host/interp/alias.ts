@@ -25,12 +25,18 @@ export class AliasReader {
   private heredocs: { delim: string; strip: boolean; quoted: boolean }[] = [];
   private expansions = 0;
 
+  private readonly srcLength: number;
+
   constructor(src: string, start: number, private readonly lookup: (name: string) => string | undefined) {
     this.buf = src;
     this.i = start;
+    this.srcLength = src.length;
   }
 
   get done(): boolean { return this.i >= this.buf.length; }
+
+  /** Where reading is in the source text (expansions change only the text before it, or alias text still to read). */
+  get srcPos(): number { return this.srcLength - (this.buf.length - this.i); }
 
   /** Start of a new complete command: forget the reading state. */
   reset(): void {

@@ -18,6 +18,8 @@ export class ArithError extends Error {
   textExpr: string | undefined;
   /** Raised by evalexp outside an expansion (an integer variable's value, an array subscript): bash's jump to the top level ends a `-c` string too. */
   hard = false;
+  /** Raised evaluating an array subscript inside an expression: bash names no command (`let:`, `((:`) then. */
+  subscript = false;
   /** Names the builtin that assigned (bash: `declare: 1/0: division by 0 …`). */
   inBuiltin(name: string): void {
     if (this.hard && !this.named) { this.expr = `${name}: ${this.expr.replace(/^\s+/, '')}`; this.named = true; }
@@ -53,6 +55,8 @@ export interface ArithHost {
   expandText?(text: string): Promise<string>;
   /** The source text of `e` with each word in `values` replaced by its expanded text; undefined when positions are unknown. */
   spliceSource?(e: ArithmExpr, values: Map<Word, string>): string | undefined;
+  /** An error evaluating an array subscript: bash evaluates it on its own and names its text. */
+  indexError?(err: unknown, elem: ParamExp): void;
 }
 
 const wrap = (v: bigint): bigint => BigInt.asIntN(64, v);
@@ -269,7 +273,8 @@ export class Arith {
 
   private indexText(name: string, index: ANode | string): string {
     if (this.host.isAssoc(name)) return typeof index === 'string' ? index : String(this.evalNode(index));
-    return String(typeof index === 'string' ? this.evalString(index) : this.evalNode(index));
+    if (typeof index !== 'string') return String(this.evalNode(index));
+    try { return String(this.evalString(index)); } catch (e) { if (e instanceof ArithError) { e.subscript = true; e.hard = true; } throw e; }
   }
 
   evalNode(n: ANode): bigint {
@@ -341,7 +346,9 @@ export class Arith {
             const t = index.type === 'Word' ? await this.host.expandWord(index) : this.host.nodeText ? await this.host.nodeText(index) : String(await this.evalAst(index));
             return { k: 'var', name, index: t };
           }
-          return { k: 'var', name, index: { k: 'num', v: await this.evalAst(index) } };
+          let v: bigint;
+          try { v = await this.evalAst(index); } catch (err) { this.host.indexError?.(err, p); throw err; }
+          return { k: 'var', name, index: { k: 'num', v } };
         }
         const v = await this.host.expandWord(e);
         return this.valueTree(e, this.inLet ? v : sglQuoted(e, v));
@@ -483,7 +490,9 @@ export class Arith {
             const t = index.type === 'Word' ? this.host.expandWordSync!(index) : this.host.nodeTextSync?.(index) ?? String(this.evalSync(index));
             return { k: 'var', name, index: t };
           }
-          return { k: 'var', name, index: { k: 'num', v: this.evalSync(index) } };
+          let v: bigint;
+          try { v = this.evalSync(index); } catch (err) { this.host.indexError?.(err, p); throw err; }
+          return { k: 'var', name, index: { k: 'num', v } };
         }
         const s = this.host.expandWordSync!(e);
         // literal text (a single Lit) expands to itself whatever the state: the tree is constant

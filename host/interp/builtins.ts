@@ -543,14 +543,18 @@ function dotDotOk(cwd: string, dir: string): boolean {
 }
 
 def(['cd'], async (sh, args) => {
-  for (const a of args.slice(1)) {
-    if (a === '--' || !/^-./.test(a)) break;
-    const bad = [...a.slice(1)].find((c) => !'LPe@'.includes(c));
-    if (bad) return usageErr(sh, 'cd', `-${bad}: invalid option`);
+  // (the last of -L and -P counts; bash has no -@ without extended attributes)
+  let physical = false, i = 1;
+  for (; i < args.length; i++) {
+    const o = args[i]!;
+    if (o === '--') { i++; break; }
+    if (!/^-./.test(o)) break;
+    for (const c of o.slice(1)) {
+      if (!'LPe'.includes(c)) return usageErr(sh, 'cd', `-${c}: invalid option`);
+      if (c !== 'e') physical = c === 'P';
+    }
   }
-  const physical = args.slice(1).some((x) => /^-[LPe@]*P[LPe@]*$/.test(x));
-  let a = args.slice(1).filter((x) => !/^-[LPe@]+$/.test(x));
-  if (a[0] === '--') a = a.slice(1);
+  const a = args.slice(i);
   if (a.length > 1) { await errOut(sh, 'cd', 'too many arguments'); return 1; }
   let dir = a[0];
   let print = false;
@@ -630,15 +634,20 @@ def(['pushd'], async (sh, args) => {
     if (sh.dirStack.length === 0) { await errOut(sh, 'pushd', dir === undefined ? 'no other directory' : 'directory stack empty'); return 1; }
     const idx = dir === undefined ? 1 : await stackIndex(sh, 'pushd', dir);
     if (typeof idx === 'string') { await errOut(sh, 'pushd', idx); return 1; }
-    const list = [sh.cwd, ...sh.dirStack];
-    const rot = dir === undefined ? [list[1]!, list[0]!, ...list.slice(2)] : [...list.slice(idx), ...list.slice(0, idx)];
-    if (!o.n) {
-      const st = await chdir(sh, rot[0]!, 'pushd');
-      if (st) return st;
+    // like bash, the stack changes before the cd, which may fail: the swap puts the current
+    // directory on top; a rotation moves it to the bottom, and with -n the new top is dropped
+    let to: string;
+    if (dir === undefined) { to = sh.dirStack[0]!; sh.dirStack[0] = sh.cwd; } else if (idx === 0) to = sh.cwd;
+    else {
+      const rot = [...sh.dirStack.slice(idx - 1), sh.cwd, ...sh.dirStack.slice(0, idx - 1)];
+      to = rot[0]!;
       sh.dirStack = rot.slice(1);
     }
+    if (o.n && dir !== undefined) return 0;
+    const st = await chdir(sh, to, 'pushd');
+    if (st) return st;
   } else if (o.n) {
-    sh.dirStack.unshift(path.resolve(sh.cwd, dir));
+    sh.dirStack.unshift(dir); // (as typed)
   } else {
     const cur = sh.cwd;
     const st = await chdir(sh, dir, 'pushd');
@@ -782,7 +791,7 @@ function parseDeclArgs(args: string[], st = { done: false }): DeclItem[] {
 /** declare/typeset/local/export/readonly over evaluated items. */
 export async function declare(sh: Shell, variant: string, items: DeclItem[]): Promise<number> {
   const on = new Set<string>(), off = new Set<string>();
-  const allowed = variant === 'export' || variant === 'readonly' ? 'aAfnp' : 'aAfFgiIlnprtux';
+  const allowed = variant === 'export' || variant === 'readonly' ? 'aAfnp' : 'aAcfFgiIlnprtux';
   if (variant === 'local' && sh.funcDepth === 0) { await errOut(sh, 'local', 'can only be used in a function'); return 1; }
   for (const it of items) for (const c of it.flag?.slice(1) ?? '') if (!allowed.includes(c)) return usageErr(sh, variant, `${it.flag![0]}${c}: invalid option`);
   for (const it of items) if (it.flag) for (const c of it.flag.slice(1)) (it.flag[0] === '-' ? on : off).add(c);
@@ -792,7 +801,8 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
   // (with names, export -p and readonly -p set the attribute, like without -p)
   if ((variant === 'export' || variant === 'readonly') && on.has('p') && names_(items).length) on.delete('p');
   if (variant === 'readonly') on.add('r');
-  const local = variant === 'local' || ((variant === 'declare' || variant === 'typeset') && sh.funcDepth > 0 && !on.has('g'));
+  // (`local -g`, like `declare -g`, works on the global variable)
+  const local = (variant === 'local' || ((variant === 'declare' || variant === 'typeset') && sh.funcDepth > 0)) && !on.has('g');
   if (variant === 'local' && sh.funcDepth === 0) { await errOut(sh, 'local', 'can only be used in a function'); return 1; }
   if (variant === 'local' && items.some((i) => i.name === '-' && i.value === undefined)) {
     // `local -`: the shell options come back when the function returns
@@ -885,6 +895,8 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
       if (tv === name) { await errOut(sh, variant, `${name}: nameref variable self references not allowed`); st = 1; continue; }
     }
     let v: Var | undefined;
+    // (the value goes to `v` itself: a local, or the global under -g)
+    let pinned = local;
     if (local) {
       const top = localScope(sh);
       v = top.get(name);
@@ -894,8 +906,16 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
       }
     } else {
       const raw = on.has('n') || off.has('n');
-      v = raw ? sh.getVarRaw(name) : sh.resolveVar(name);
-      if (!v) { v = {}; sh.scopes[0]!.set(raw ? name : sh.resolveName(name), v); }
+      const g = on.has('g') && sh.scopes.length > 1 ? sh.scopes[0]!.get(name) : undefined;
+      if (on.has('g') && sh.scopes.length > 1 && (!g || raw || !g.nameref)) {
+        // (-g in a function: the global variable, even when a local one hides it)
+        v = g;
+        if (!v) { v = {}; sh.scopes[0]!.set(name, v); }
+        pinned = true;
+      } else {
+        v = raw ? sh.getVarRaw(name) : sh.resolveVar(name);
+        if (!v) { v = {}; sh.scopes[0]!.set(raw ? name : sh.resolveName(name), v); }
+      }
     }
     if (v.readonly && (it.value !== undefined || it.arrayAssign || off.has('r'))) {
       // (export and readonly report it like a plain assignment)
@@ -916,22 +936,26 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
     // a `name=(…)` argument that comes from an expansion is a compound assignment for an array
     const arrayAssign = it.arrayAssign ?? (it.value !== undefined && it.index === undefined && (v.arr || v.assoc) && /^\(.*\)$/s.test(it.value) ? textArrayAssign(name, it) : undefined);
     if (on.has('i')) v.integer = true; if (off.has('i')) v.integer = false;
-    // (-l and -u together cancel out, as in bash)
-    if (on.has('l') && !on.has('u')) { v.lower = true; v.upper = false; } if (off.has('l')) v.lower = false;
-    if (on.has('u') && !on.has('l')) { v.upper = true; v.lower = false; } if (off.has('u')) v.upper = false;
-    if (on.has('l') && on.has('u')) { v.lower = false; v.upper = false; }
+    // (each of -l, -u and -c turns the other two off, as in bash: two together cancel out)
+    if (on.has('l') || on.has('u') || on.has('c') || off.has('l') || off.has('u') || off.has('c')) {
+      if (on.has('l')) v.lower = true; if (on.has('u')) v.upper = true; if (on.has('c')) v.capcase = true;
+      if (off.has('l') || on.has('u') || on.has('c')) v.lower = false;
+      if (off.has('u') || on.has('l') || on.has('c')) v.upper = false;
+      if (off.has('c') || on.has('l') || on.has('u')) v.capcase = false;
+    }
+    if (on.has('t')) v.trace = true; if (off.has('t')) v.trace = false;
     if (on.has('x')) v.exported = true; if (off.has('x')) v.exported = false;
     if (on.has('n')) v.nameref = true; if (off.has('n')) v.nameref = false;
     try {
       if (arrayAssign) {
         const saved = sh.scopes, savedSrc = sh.source;
         // `name` designates v; other names (in the values and subscripts) resolve as usual
-        if (local) sh.scopes = [...saved, new Map([[name, v]])];
+        if (pinned) sh.scopes = [...saved, new Map([[name, v]])];
         if (arrayAssign !== it.arrayAssign) sh.setSource((arrayAssign as Assign & { src: string }).src, savedSrc.name);
         try { await sh.assignArray(name, arrayAssign, on.has('A'), sh.opts.xtrace && arrayAssign === it.arrayAssign); } finally { sh.scopes = saved; sh.source = savedSrc; }
       } else if (it.value !== undefined) {
         if (v.nameref && on.has('n')) { v.str = it.value; }
-        else if (local) {
+        else if (pinned) {
           const value = it.value, index = it.index;
           withOnly(sh, name, v, () => { if (index !== undefined) sh.setElem(name, index, value, it.append); else sh.setVar(name, value, it.append); });
         } else if (it.index !== undefined) sh.setElem(name, it.index, it.value, it.append);
@@ -1188,6 +1212,8 @@ def(['set'], async (sh, args) => {
       const v = sh.getVarRaw(n)!;
       await out(sh, `${n}=${v.arr || v.assoc ? sh.declareLine(n).replace(/^declare -\S+ [^=]+=/, '') : shQuoteValue((n === 'SHELLOPTS' || n === 'BASHOPTS' ? sh.specialOrVar(n) : v.str) ?? '', sh.utf8Locale())}\n`);
     }
+    // (then the functions, but not in POSIX mode)
+    if (!sh.posix) for (const f of [...sh.funcs.keys()].sort()) await out(sh, `${sh.functionText(f)}\n`);
     return 0;
   }
   let i = 1;
@@ -1233,7 +1259,15 @@ def(['shopt'], async (sh, args) => {
       const bad = [...a.slice(1)].find((c) => !'supqo'.includes(c))!;
       return usageErr(sh, 'shopt', `-${bad}: invalid option`);
     }
-    if (/^-[supqo]+$/.test(a)) { for (const c of a.slice(1)) { if (c === 's') mode = 's'; else if (c === 'u') mode = 'u'; else if (c === 'q') quiet = true; else if (c === 'p') print = true; else oMode = true; } continue; }
+    if (/^-[supqo]+$/.test(a)) {
+      for (const c of a.slice(1)) {
+        if (c === 's' || c === 'u') {
+          if (mode && mode !== c) { await errOut(sh, 'shopt', 'cannot set and unset shell options simultaneously'); return 1; }
+          mode = c;
+        } else if (c === 'q') quiet = true; else if (c === 'p') print = true; else oMode = true;
+      }
+      continue;
+    }
     names.push(a);
   }
   if (oMode) {
@@ -1549,7 +1583,11 @@ def(['eval'], async (sh, args) => {
   const o = await simpleOpts(sh, args, '');
   if (typeof o === 'number') return o;
   const src = args.slice(o.i).join(' ');
-  if (src.trim() === '') return 0;
+  if (src.trim() === '') {
+    // (set -v: bash echoes what it reads of a blank string)
+    if (sh.opts.verbose && src !== '') await sh.writeFd(2, src.endsWith('\n') ? src : src + '\n').catch(() => undefined);
+    return 0;
+  }
   sh.evalSyntaxError = false;
   const st = await sh.evalString(src, 'eval', sh.lineOf(sh.curPos));
   // (a syntax error: in POSIX mode the shell exits, see Shell.callArgs)
@@ -1678,7 +1716,7 @@ async function describe(sh: Shell, name: string, mode: 'v' | 'V' | 't' | 'p' | '
   if (mode !== 'P' && ((builtins.has(name) && !sh.disabled?.has(name)) || getPrivateCommand(name))) { await emit('builtin', name); if (!all) return true; }
   if (all && !name.includes('/')) {
     // -a: every executable NAME along PATH
-    for (const dir of (sh.getVar('PATH') ?? '/usr/local/bin:/usr/bin:/bin').split(':')) {
+    for (const dir of pathDirs(sh)) {
       const d = dir || '.';
       if (isExecFile(path.resolve(sh.cwd, d, name))) await emit('file', d + (d.endsWith('/') ? '' : '/') + name);
     }
@@ -1688,11 +1726,16 @@ async function describe(sh: Shell, name: string, mode: 'v' | 'V' | 't' | 'p' | '
   if (f.path && (!f.error || !all)) await emit('file', mode === 'V' && !all && sh.commandHash.has(name) ? `hashed (${f.path})` : displayPath(sh, name, f.path));
   return found;
 }
+/** PATH's directories ('' for the current one); none when PATH is empty or unset (bash then runs a name from the current directory, and shows its full path). */
+function pathDirs(sh: Shell): string[] {
+  const p = sh.getVar('PATH') ?? '';
+  return p === '' ? [] : p.split(':');
+}
 /** The path as bash shows it: the name itself if it has a `/`, else PATH's entry (kept relative) + `/name`. */
 function displayPath(sh: Shell, name: string, abs: string): string {
   if (name.includes('/')) return name;
   if (sh.commandHash.has(name)) return abs;
-  for (const dir of (sh.getVar('PATH') ?? '').split(':')) {
+  for (const dir of pathDirs(sh)) {
     if (path.resolve(sh.cwd, dir || '.', name) !== abs) continue;
     const d = dir || '.';
     return d + (d.endsWith('/') ? '' : '/') + name;
@@ -1997,8 +2040,11 @@ def(['alias'], async (sh, args) => {
   if (a.length === 0 || o.flags.has('p')) { for (const [k, v] of [...sh.aliases].sort()) await out(sh, `alias ${k}=${singleQuote(v)}\n`); if (a.length === 0) return 0; }
   for (const x of a) {
     const eq = x.indexOf('=');
-    if (eq > 0) sh.aliases.set(x.slice(0, eq), x.slice(eq + 1));
-    else if (sh.aliases.has(x)) await out(sh, `alias ${x}=${singleQuote(sh.aliases.get(x)!)}\n`);
+    if (eq > 0) {
+      // (bash's legal_alias_name: no blank, metacharacter, quote, `$` or `/`)
+      const name = x.slice(0, eq);
+      if (/[ \t\n()<>;&|"'`\\$/]/.test(name)) { await errOut(sh, 'alias', `\`${name}': invalid alias name`); st = 1; } else sh.aliases.set(name, x.slice(eq + 1));
+    } else if (sh.aliases.has(x)) await out(sh, `alias ${x}=${singleQuote(sh.aliases.get(x)!)}\n`);
     else { await errOut(sh, 'alias', `${x}: not found`); st = 1; }
   }
   return st;
@@ -2239,16 +2285,24 @@ def(['enable'], async (sh, args) => {
 def(['disown'], async (sh, args) => {
   const specs = args.slice(1).filter((a) => !/^-[ahr]+$/.test(a));
   const all = args.slice(1).some((a) => /^-[hr]*a/.test(a));
+  // (-h only marks the job: no SIGHUP is sent at exit here anyway; it stays in the table)
+  const keep = args.slice(1).some((a) => /^-[ar]*h/.test(a));
   let st = 0;
   if (specs.length === 0) {
-    const run = sh.jobs.filter((j) => j.num !== undefined && j.status === undefined).sort((a, b) => a.num! - b.num!);
-    for (const j of all ? run : run.slice(-1)) j.num = undefined;
+    // -a: every job, -r: every running job, else the current one (finished or not)
+    if (all || args.slice(1).some((a) => /^-[ah]*r/.test(a))) {
+      if (!keep) for (const j of sh.jobs) if (j.num !== undefined && (all || j.status === undefined)) j.num = undefined;
+      return 0;
+    }
+    const cur = findJob(sh, '%+', true);
+    if (!cur) { await errOut(sh, 'disown', 'current: no such job'); return 1; }
+    if (!keep) cur.num = undefined;
     return 0;
   }
   for (const p of specs) {
     const j = p.startsWith('%') ? findJob(sh, p) : sh.jobs.find((x) => String(x.pid) === p);
     if (!j) { await errOut(sh, 'disown', `${p}: no such job`); st = 1; continue; }
-    j.num = undefined;
+    if (!keep) j.num = undefined;
   }
   return st;
 });
@@ -2283,8 +2337,75 @@ def(['help'], async (sh, args) => {
   return 0;
 });
 
-// Non-interactive bash: no history, no line editing, no completion, no job control.
-def(['history'], async () => 0);
+/** A number argument as bash's legal_number takes it (64 bits, blanks around), else undefined. */
+function int64Arg(a: string): number | undefined {
+  if (!/^\s*[-+]?\d+\s*$/.test(a)) return undefined;
+  const n = BigInt(a);
+  return BigInt.asIntN(64, n) === n ? Number(n) : undefined;
+}
+
+def(['history'], async (sh, args) => {
+  // (non-interactive: the script's own lines are not recorded; the list holds what -s and -r put in it)
+  const h = sh.history;
+  const flags = new Set<string>();
+  let del: string | undefined, i = 1;
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') { i++; break; }
+    if (a.length < 2 || a[0] !== '-') break;
+    for (let k = 1; k < a.length; k++) {
+      const c = a[k]!;
+      if (!'acdnprsw'.includes(c)) return usageErr(sh, 'history', `-${c}: invalid option`);
+      flags.add(c);
+      if (c === 'd') {
+        if (k < a.length - 1) del = a.slice(k + 1); else if (i + 1 < args.length) del = args[++i]!;
+        else return usageErr(sh, 'history', '-d: option requires an argument');
+        break;
+      }
+    }
+  }
+  const list = args.slice(i);
+  const file = [...'anrw'].filter((c) => flags.has(c));
+  if (file.length > 1) { await errOut(sh, 'history', 'cannot use more than one of -anrw'); return 1; }
+  if (flags.has('c')) { h.length = 0; sh.historyAppended = 0; if (!list.length) return 0; }
+  if (flags.has('s')) { if (list.length) h.push(list.join(' ')); return 0; }
+  if (flags.has('p')) { if (list.length) await out(sh, list.map((w) => w + '\n').join('')); return 0; }
+  if (del !== undefined) {
+    const n = int64Arg(del) ?? NaN;
+    const at = n < 0 ? h.length + n : n - 1;
+    if (Number.isNaN(n) || at < 0 || at >= h.length) { await errOut(sh, 'history', `${del}: history position out of range`); return 1; }
+    h.splice(at, 1);
+    sh.historyAppended = Math.min(sh.historyAppended, h.length);
+    return 0;
+  }
+  if (!file.length && !flags.has('c')) {
+    let from = 0;
+    if (list.length) {
+      if (int64Arg(list[0]!) === undefined) { await errOut(sh, 'history', `${list[0]}: numeric argument required`); return 1; }
+      if (list.length > 1) throw new DiscardError('history: too many arguments', 1, true);
+      from = Math.max(0, h.length - Math.abs(Number(list[0])));
+    }
+    await out(sh, h.slice(from).map((l, k) => `${String(from + k + 1).padStart(5)}  ${l}\n`).join(''));
+    return 0;
+  }
+  // (readline's default file: ~/.history)
+  const name = list[0] ?? sh.getVar('HISTFILE') ?? path.join(sh.getVar('HOME') ?? '', '.history');
+  const p = Buffer.from(path.resolve(sh.cwd, name), 'latin1');
+  const text = (from: number): Buffer => Buffer.from(h.slice(from).map((l) => l + '\n').join(''), 'latin1');
+  try {
+    if (flags.has('r') || flags.has('n')) {
+      // (readline reads regular files only)
+      if (!(await fs.promises.stat(p)).isFile()) return 1;
+      const lines = (await fs.promises.readFile(p)).toString('latin1').split('\n');
+      if (lines[lines.length - 1] === '') lines.pop();
+      h.push(...lines);
+      sh.historyAppended = h.length;
+    } else if (flags.has('w')) await fs.promises.writeFile(p, text(0));
+    else if (flags.has('a')) { await fs.promises.appendFile(p, text(sh.historyAppended)); sh.historyAppended = h.length; }
+  } catch { return 1; }
+  return 0;
+});
+// Non-interactive bash: no line editing, no completion, no job control.
 def(['suspend'], async (sh) => { await errOut(sh, 'suspend', 'cannot suspend: no job control'); return 1; });
 def(['logout'], async (sh) => { await errOut(sh, 'logout', "not login shell: use `exit'"); return 1; });
 def(['bind'], async (sh) => { await errOut(sh, 'bind', 'warning: line editing not enabled'); return 0; });

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isatty } from 'node:tty';
-import { constants as osConstants } from 'node:os';
+import { constants as osConstants, userInfo } from 'node:os';
 import { parseScript, type DeferredParseError, type ParsedScript } from './reparse.ts';
 import { Shell, toBytes, fromBytes, optionLetters, setScriptRunner, signalListeners, type Options } from './runner.ts';
 import { inheritedFd, pendingBlockingOps, unblockOpens } from './io.ts';
@@ -63,6 +63,8 @@ export function newShell(o: RunOptions = {}): Shell {
   if (!g.has('PS4')) g.set('PS4', { str: '+ ' });
   if (!g.has('OPTIND')) g.set('OPTIND', { str: '1', integer: true });
   if (!g.has('PATH')) g.set('PATH', { str: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' });
+  // (bash sets SHELL, unexported, to the user's login shell when the environment has none)
+  if (!g.has('SHELL')) g.set('SHELL', { str: loginShell() });
   g.set('BASH_VERSION', { str: '5.2.15(1)-release' });
   g.set('BASH_VERSINFO', { arr: new Map([[0, '5'], [1, '2'], [2, '15'], [3, '1'], [4, 'release'], [5, 'x86_64-pc-linux-gnu']]), readonly: true });
   g.set('PPID', { str: String(process.ppid), readonly: true, integer: true });
@@ -91,6 +93,10 @@ export function newShell(o: RunOptions = {}): Shell {
   sh.params = o.params ?? [];
   sh.procGroups = o.procGroups ?? !(safeTty(0) || safeTty(1) || safeTty(2));
   return sh;
+}
+
+function loginShell(): string {
+  try { return userInfo().shell || '/bin/sh'; } catch { return '/bin/sh'; }
 }
 
 // bash runs an executable without `#!` in a subshell reset to a new shell's state: exported

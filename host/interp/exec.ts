@@ -41,7 +41,13 @@ export function lookPath(sh: Shell, name: string, remember = false): Found {
     // bash execs the remembered file without searching again
     return isExecFile(known.path) ? { path: known.path, status: 0 } : { path: known.path, error: 'No such file or directory', status: 127 };
   }
-  const PATH = sh.getVar('PATH') ?? '/usr/local/bin:/usr/bin:/bin';
+  const PATH = sh.getVar('PATH') ?? ''; // (unset: like an empty PATH, as in bash)
+  if (PATH === '') {
+    // bash runs the name as a file in the current directory, without remembering it
+    const p = path.resolve(sh.cwd, name);
+    if (isExecFile(p)) return { path: p, status: 0 };
+    return fs.statSync(Buffer.from(p, 'latin1'), { throwIfNoEntry: false })?.isFile() ? { error: 'Permission denied', status: 126 } : { error: 'No such file or directory', status: 127 };
+  }
   let denied: string | undefined, deniedShown: string | undefined;
   for (const dir of PATH.split(':')) {
     const p = path.resolve(sh.cwd, dir === '' ? '.' : dir, name);
@@ -50,8 +56,6 @@ export function lookPath(sh: Shell, name: string, remember = false): Found {
   }
   // bash falls back to the first non-executable file (type/command -v report it, running it gives 126)
   if (denied) return { path: denied, error: 'Permission denied', status: 126, display: deniedShown };
-  // (an empty PATH makes bash run the name as a file in the current directory)
-  if (PATH === '') return { error: 'No such file or directory', status: 127 };
   return { error: 'command not found', status: 127 };
 }
 

@@ -897,8 +897,11 @@ export class Expander {
     } else this.nounsetCheck(name, indexWord, isSet, pe.Short);
 
     if (pe.Slice) {
-      const off = pe.Slice.Offset ? Number(await sh.arithAst(pe.Slice.Offset)) : 0;
-      const len = pe.Slice.Length ? Number(await sh.arithAst(pe.Slice.Length)) : undefined;
+      let off = 0, len: number | undefined;
+      try {
+        off = pe.Slice.Offset ? Number(await sh.arithAst(pe.Slice.Offset)) : 0;
+        len = pe.Slice.Length ? Number(await sh.arithAst(pe.Slice.Length)) : undefined;
+      } catch (e) { throw sliceError(e, pe, sh.source.src); }
       vals = this.sliceVals(vals, list, name, off, len);
     }
 
@@ -1302,8 +1305,11 @@ export class Expander {
     }
     this.nounsetCheck(name, indexWord, isSet, pe.Short);
     if (pe.Slice) {
-      const off = pe.Slice.Offset ? Number(sh.arithSync(pe.Slice.Offset)) : 0;
-      const len = pe.Slice.Length ? Number(sh.arithSync(pe.Slice.Length)) : undefined;
+      let off = 0, len: number | undefined;
+      try {
+        off = pe.Slice.Offset ? Number(sh.arithSync(pe.Slice.Offset)) : 0;
+        len = pe.Slice.Length ? Number(sh.arithSync(pe.Slice.Length)) : undefined;
+      } catch (e) { throw sliceError(e, pe, sh.source.src); }
       vals = this.sliceVals(vals, list, name, off, len);
     }
     if (pe.Repl) {
@@ -1629,6 +1635,24 @@ function replacePattern(v: string, pat: string, repPat: string, all: boolean, ex
     if (!all) done = true;
     return rep(m);
   });
+}
+
+/** An arithmetic error in `${x:off:len}`: bash names the parameter as written (`x: 1/0: division by 0`). */
+function sliceError(e: unknown, pe: ParamExp, src: string): unknown {
+  if (!(e instanceof ArithError) || !e.expr || e.subscript) return e;
+  let name = (pe.Excl ? '!' : '') + pe.Param.Value;
+  if (pe.Index) {
+    const i = pe.Index, lit = i.type === 'Word' && i.Parts.length === 1 && i.Parts[0]!.type === 'Lit' ? i.Parts[0]!.Value : undefined;
+    let t = lit;
+    if (t === undefined && src[pe.Param.ValueEnd] === '[') {
+      let depth = 0, j = pe.Param.ValueEnd;
+      for (; j < src.length; j++) { if (src[j] === '[') depth++; else if (src[j] === ']' && --depth === 0) break; }
+      t = src.slice(pe.Param.ValueEnd + 1, j);
+    }
+    name += `[${t ?? ''}]`;
+  }
+  e.expr = `${name}: ${e.expr.replace(/^\s+/, '')}`;
+  return e;
 }
 
 /** ${v^pat} and the other case changes. `utf8`: per character, multibyte ones included. */

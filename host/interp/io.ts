@@ -154,7 +154,11 @@ export async function openPath(p: Buffer | string, flags: number, mode = 0o666):
   if (acc !== C.O_RDWR) try { fifo = fs.statSync(p).isFIFO(); } catch { /* the open reports it */ }
   if (!fifo) return openFile(p, flags, mode);
   if (acc === C.O_WRONLY) {
-    try { fs.closeSync(fs.openSync(p, C.O_WRONLY | C.O_NONBLOCK)); return openFile(p, flags, mode); } catch (e: any) { if (e?.code !== 'ENXIO') throw e; }
+    // (the probe stays open until the real open is done: closing it first would give a reader
+    // that is waiting in its open an end-of-file, and it could go away before we open for good)
+    let probe: number | undefined;
+    try { probe = fs.openSync(p, C.O_WRONLY | C.O_NONBLOCK); } catch (e: any) { if (e?.code !== 'ENXIO') throw e; }
+    if (probe !== undefined) try { return openFile(p, flags, mode); } finally { fs.closeSync(probe); }
   }
   return wrapFile(p, await openInThread(p, flags, mode), flags);
 }

@@ -97,7 +97,29 @@ export class ParseError extends Error {
  */
 export function parse(src: string, posix = false): File {
   const file = fastParse(utf8Bytes(src), posix) ?? mvdanParse(src, posix);
+  if (src.includes('`') && src.includes('\\')) unescapeBackquoted(file, 0, false);
   return checkedBodies(src, file);
+}
+
+/**
+ * bash removes the backslash before `$`, `` ` `` and `\` (and `"` inside double quotes) in a
+ * backquote substitution's text before it parses it, so in single quotes too (`` `echo '\$x'` ``
+ * prints `$x`); mvdan-sh keeps single-quoted text as written. Once per level of backquotes.
+ */
+function unescapeBackquoted(n: unknown, depth: number, dq: boolean): void {
+  if (Array.isArray(n)) { for (const x of n) unescapeBackquoted(x, depth, dq); return; }
+  if (!n || typeof n !== 'object') return;
+  const o = n as Record<string, unknown>;
+  if (o['type'] === 'SglQuoted' && depth > 0 && !o['Dollar']) {
+    let v = o['Value'] as string;
+    for (let i = 0; i < depth && v.includes('\\'); i++) v = v.replace(dq ? /\\([$`\\"])/g : /\\([$`\\])/g, '$1');
+    o['Value'] = v;
+    return;
+  }
+  const bq = o['type'] === 'CmdSubst' && o['Backquotes'] === true;
+  if (o['type'] === 'CmdSubst' && !bq) { unescapeBackquoted(o['Stmts'], depth, false); return; }
+  const d = bq ? depth + 1 : depth, q = o['type'] === 'DblQuoted' ? true : bq ? dq && depth === 0 : dq;
+  for (const k in o) { const v = o[k]; if (v && typeof v === 'object') unescapeBackquoted(v, d, q); }
 }
 
 const utf8Bytes = (s: string): string => (/^[\x00-\x7f]*$/.test(s) ? s : Buffer.from(s, 'utf8').toString('latin1'));

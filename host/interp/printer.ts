@@ -18,6 +18,8 @@ class Printer {
       let text = this.src.slice(r[0], r[1]);
       for (let i = w.Parts.length - 1; i >= 0; i--) {
         const p = w.Parts[i]!;
+        // ($"…" prints as "…")
+        if (p.type === 'DblQuoted' && p.Dollar && p.Left >= r[0] && this.src[p.Left] === '$') { text = text.slice(0, p.Left - r[0]) + text.slice(p.Left + 1 - r[0]); continue; }
         if (p.type !== 'SglQuoted' || !p.Dollar || p.Left < r[0] || p.Right >= r[1] || this.src[p.Left] !== '$') continue;
         text = text.slice(0, p.Left - r[0]) + "'" + ansiC(p.Value, false).replace(/'/g, "'\\''") + "'" + text.slice(p.Right + 1 - r[0]);
       }
@@ -141,7 +143,13 @@ class Printer {
         const t = c as unknown as { Left: number; Right: number };
         return `[[ ${this.src.slice(t.Left + 2, t.Right).trim()} ]]`;
       }
-      case 'LetClause': return `let ${this.src.slice(c.Let + 3, this.src.indexOf('\n', c.Let) < 0 ? undefined : this.src.indexOf('\n', c.Let)).trim().replace(/;$/, '')}`;
+      case 'LetClause': {
+        // (up to the end of its last argument, else of its line)
+        const last = c.Exprs.length ? arithRange(c.Exprs[c.Exprs.length - 1]!) : undefined;
+        const nl = this.src.indexOf('\n', c.Let);
+        return `let ${this.src.slice(c.Let + 3, last ? last[1] : nl < 0 ? undefined : nl).trim().replace(/;$/, '')}`;
+      }
+      case 'CoprocClause': return `coproc ${c.Name ? this.word(c.Name) : 'COPROC'} ${this.stmt(c.Stmt, ind)}`;
       case 'FuncDecl': return 'function ' + printFunction(this.src, c.Name.Value, c.Body).replace(/\n/g, '\n' + ind);
       case 'TimeClause': return `time ${c.Stmt ? this.stmt(c.Stmt, ind) : ''}`;
       default: return ':';

@@ -6,11 +6,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   Tok, type ArithmExpr, type ArrayExpr, type Assign, type BinaryCmd, type CallExpr, type CaseClause, type Command, type DeclClause, type File, type ForClause, type IfClause,
-  type CoprocClause, type ExtGlob, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
+  type CoprocClause, type ExtGlob, type ParamExp, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
 } from './ast.ts';
 import { Arith, ArithError, hardArith } from './arith.ts';
 import { Expander, ansicQuote, assocKeyNeedsQuotes, needsAnsiC, scalarValue, shellQuote } from './expand.ts';
-import { hasUtf8Codeset, isUtf8LocaleName, localeExists, localeFallbacks } from './utf8-chars.ts';
+import { charUnits, hasHighBytes, hasUtf8Codeset, isUtf8LocaleName, localeExists, localeFallbacks, mapCharCase } from './utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { FdTable, OsFd, drainHeld, isSigPipe, makeFifoPath, makePipe, openFile, openPath, readAll, readPath, tryWriteSync, writeAll } from './io.ts';
 import { matchExtPattern } from './pattern.ts';
@@ -33,6 +33,8 @@ export interface Var {
   arr?: Map<number, string>;
   assoc?: Map<string, string>;
   exported?: boolean; readonly?: boolean; integer?: boolean; lower?: boolean; upper?: boolean; nameref?: boolean;
+  /** `declare -c` (first character upper case, the rest lower) and `declare -t` (shown only). */
+  capcase?: boolean; trace?: boolean;
   local?: boolean;
   /** Declared as an array (`declare -a x`) and never assigned: `declare -p` shows no `=()`. */
   declOnly?: boolean;
@@ -185,6 +187,9 @@ export class Shell {
    */
   jobKill = { sig: 0 };
   dirStack: string[] = [];
+  /** The `history` builtin's list (lines added by -s and -r) and how many of them -a or -w wrote. */
+  history: string[] = [];
+  historyAppended = 0;
   /** Counts `set` builtin calls that replaced the positional parameters (for `source FILE ARGS`). */
   setParamsCount = 0;
   source: SourceInfo = { src: '', lines: [0], name: 'bash' };
@@ -254,6 +259,7 @@ export class Shell {
       spliceSource: (e, values) => spliceArith(this.source.src, e, values),
       nodeText: (n) => this.assocKey(n),
       nodeTextSync: (n) => this.assocKeySync(n),
+      indexError: (err, p) => this.subscriptError(err, p),
     });
   }
 
@@ -380,6 +386,7 @@ export class Shell {
       case 'BASH_COMMAND': return this.curCmdText();
       case 'EPOCHSECONDS': return String(Math.floor(Date.now() / 1000));
       case 'EPOCHREALTIME': return epochRealtime();
+      case 'HISTCMD': return '0'; // (no history in a non-interactive shell)
       case '_': return this.lastArg;
       case 'BASH_ARGV0': if (!this.getVarRaw(name)) return this.arg0; break;
     }
@@ -413,9 +420,23 @@ export class Shell {
 
   private applyAttrs(v: Var, val: string): string {
     if (v.integer) val = String(hardArith(() => this.arith.evalString(val)));
-    if (v.lower) val = val.toLowerCase();
-    if (v.upper) val = val.toUpperCase();
+    if (v.lower || v.upper || v.capcase) val = this.caseAttr(v, val);
     return val;
+  }
+
+  /** The value as the -l, -u or -c attribute makes it (per character in a UTF-8 locale; else ASCII letters only, as bash in C). */
+  private caseAttr(v: Var, val: string): string {
+    if (!hasHighBytes(val)) {
+      if (v.lower) return val.toLowerCase();
+      if (v.upper) return val.toUpperCase();
+      return val.charAt(0).toUpperCase() + val.slice(1).toLowerCase();
+    }
+    if (this.utf8Locale()) {
+      const units = charUnits(val);
+      for (let i = 0; i < units.length; i++) units[i] = mapCharCase(units[i]!, v.upper || (v.capcase === true && i === 0));
+      return units.join('');
+    }
+    return val.replace(/[a-zA-Z]/g, (c, i: number) => (v.upper || (v.capcase && i === 0) ? c.toUpperCase() : c.toLowerCase()));
   }
 
   /** Finds (or creates in the global scope) the variable to assign. */
@@ -709,11 +730,13 @@ export class Shell {
     if (v.arr) s += 'a';
     if (v.assoc) s += 'A';
     if (v.integer) s += 'i';
-    if (v.lower) s += 'l';
     if (v.nameref) s += 'n';
     if (v.readonly) s += 'r';
-    if (v.upper) s += 'u';
+    if (v.trace) s += 't';
     if (v.exported) s += 'x';
+    if (v.capcase) s += 'c';
+    if (v.lower) s += 'l';
+    if (v.upper) s += 'u';
     return s;
   }
 
@@ -724,6 +747,10 @@ export class Shell {
     if (!v && this.isStackVar(name)) {
       const a = this.callStack(name)!;
       return a.length || name !== 'FUNCNAME' ? `declare -a ${name}=(${a.map((x, i) => `[${i}]=${dq(x)}`).join(' ')})` : `declare -a ${name}`;
+    }
+    if (!v && DYNAMIC_VARS.has(name) && !this.lostSpecial?.has(name)) {
+      // (bash runs the variable's function: RANDOM moves on)
+      return `declare ${INTEGER_DYNAMIC.has(name) ? '-i' : '--'} ${name}=${dq(this.specialOrVar(name) ?? '')}`;
     }
     if (!v) return name === 'SHELLOPTS' || name === 'BASHOPTS' ? `declare -r ${name}=${dq(this.specialOrVar(name)!)}` : '';
     if (name === 'SHELLOPTS' || name === 'BASHOPTS') return `declare -${this.attrString(name, true)} ${name}=${dq(this.specialOrVar(name)!)}`;
@@ -848,7 +875,7 @@ export class Shell {
     s.shownTraps = this.shownTraps ?? (this.traps.size ? new Map(this.traps) : undefined);
     s.curCmd = this.curCmd; s.curCmdSrc = this.curCmdSrc;
     s.lastBgPid = this.lastBgPid; s.funcDepth = this.funcDepth; s.loopDepth = 0; s.subshell = this.subshell + 1;
-    s.bashpid = virtualPid(); s.jobKill = this.jobKill; s.dirStack = this.dirStack.slice(); s.source = this.source; s.curPos = this.curPos;
+    s.bashpid = virtualPid(); s.jobKill = this.jobKill; s.dirStack = this.dirStack.slice(); s.history = this.history.slice(); s.historyAppended = this.historyAppended; s.source = this.source; s.curPos = this.curPos;
     s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.stdinRedirected = this.stdinRedirected; s.funcLines = this.funcLines.slice(); s.funcFiles = this.funcFiles.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.parseUtf8 = this.parseUtf8; s.localeTried = this.localeTried && new Set(this.localeTried); s.seconds = this.seconds; s.lostSpecial = this.lostSpecial && new Set(this.lostSpecial); s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
     s.lastArg = this.lastArg;
     s.noErrexit = this.noErrexit; s.cMode = this.cMode; s.traceLevel = this.traceLevel; s.quietSignals = this.quietSignals;
@@ -964,6 +991,8 @@ export class Shell {
    */
   async topLevel(list: Stmt[], before?: (s: Stmt) => void, deferred?: { error?: DeferredParseError; hdocWarning?: { fromLine: number; text: string } }, scriptFile = false): Promise<number> {
     let st = 0;
+    // set -v: the source text read so far is printed up to `vAt` (undefined: not tracked while verbose was off)
+    let vAt: number | undefined = 0;
     for (let i = 0; i < list.length; i++) {
       const s = list[i]!;
       before?.(s);
@@ -973,9 +1002,14 @@ export class Shell {
       }
       // once aliases exist, the rest is read line by line with aliases expanded on the text
       if (this.aliases.size && this.shopt.has('expand_aliases') && this.startsLine(s.Position)) return this.runAliased(s.Position, st, deferred, scriptFile);
-      // bash decodes $'\u…' when it parses a line, in the locale of that moment
-      if (i === 0 || !this.sameLine(list[i - 1]!, s)) this.parseUtf8 = this.utf8Escapes();
-      if (deferred && !this.shopt.has('extglob') && (i === 0 || !this.sameLine(list[i - 1]!, s))) {
+      const newLine = i === 0 || !this.sameLine(list[i - 1]!, s);
+      if (newLine) {
+        if (this.opts.verbose) vAt = await this.verboseLines(list, i, vAt);
+        else vAt = undefined;
+        // bash decodes $'\u…' when it parses a line, in the locale of that moment
+        this.parseUtf8 = this.utf8Escapes();
+      }
+      if (deferred && newLine && !this.shopt.has('extglob')) {
         // bash reads a line's commands before running them, and without extglob `@(` is a syntax error
         const group = [s];
         for (let j = i; j + 1 < list.length && this.sameLine(list[j]!, list[j + 1]!); j++) group.push(list[j + 1]!);
@@ -995,11 +1029,74 @@ export class Shell {
         st = this.status = e.status;
         while (i + 1 < list.length && this.sameLine(list[i]!, list[i + 1]!)) i++;
       }
+      // (`set -v` on this line: bash had read the line already, it prints from the next one on)
+      if (this.opts.verbose && vAt === undefined) vAt = this.verboseEnd(list, i).end;
     }
+    if (this.opts.verbose) await this.verboseRest(vAt, deferred?.error?.line);
     // a syntax error after the lines that ran may be alias text (`alias e='for i in 1; do echo '`)
     const pe = deferred?.error?.prefixEnd;
     if (pe !== undefined && this.aliases.size && this.shopt.has('expand_aliases')) return this.runAliased(pe, st, deferred, scriptFile);
     return st;
+  }
+
+  /**
+   * `set -v`: prints the source lines bash reads for the top-level line that starts at list[i]
+   * (from `from`, the end of what was printed, else from its first line): up to the end of the
+   * last line of its statements, here-document bodies included, but not the lines bash reads
+   * while it parses a `$(…)` or `<(…)` (bash does not echo those). Returns the new end.
+   */
+  private async verboseLines(list: Stmt[], i: number, from: number | undefined): Promise<number> {
+    const src = this.source.src;
+    const { end, skip } = this.verboseEnd(list, i);
+    if (from === undefined) from = src.lastIndexOf('\n', list[i]!.Position - 1) + 1;
+    let out = '';
+    for (let at = from; at < end;) {
+      const nl = src.indexOf('\n', at);
+      const next = nl < 0 || nl + 1 > end ? end : nl + 1;
+      if (!skip.some(([l, r]) => l < at && at <= r)) out += src.slice(at, next);
+      at = next;
+    }
+    if (out && !out.endsWith('\n')) out += '\n';
+    if (out) await this.writeFd(2, out).catch(() => undefined);
+    return end;
+  }
+
+  /** The end of the top-level line starting at list[i] (see verboseLines) and its `$(…)`/`<(…)` spans. */
+  private verboseEnd(list: Stmt[], i: number): { end: number; skip: [number, number][] } {
+    let j = i;
+    while (j > 0 && this.sameLine(list[j - 1]!, list[j]!)) j--;
+    let k = i;
+    while (k + 1 < list.length && this.sameLine(list[k]!, list[k + 1]!)) k++;
+    let max = 0;
+    const skip: [number, number][] = [];
+    const walk = (n: unknown, hdoc: boolean): void => {
+      if (Array.isArray(n)) { for (const x of n) walk(x, hdoc); return; }
+      if (!n || typeof n !== 'object') return;
+      const o = n as Record<string, unknown>;
+      if (!hdoc && o['type'] === 'CmdSubst' && !o['Backquotes']) skip.push([o['Left'] as number, o['Right'] as number]);
+      else if (!hdoc && o['type'] === 'ProcSubst') skip.push([o['OpPos'] as number, o['Rparen'] as number]);
+      for (const key in o) {
+        const v = o[key];
+        if (typeof v === 'number') { if (key !== 'Op' && key !== 'Names' && v > max) max = v; } else if (v && typeof v === 'object') walk(v, hdoc || key === 'Hdoc');
+      }
+    };
+    for (let m = j; m <= k; m++) walk(list[m], false);
+    const src = this.source.src;
+    const nl = src.indexOf('\n', max);
+    return { end: nl < 0 ? src.length : nl + 1, skip };
+  }
+
+  /**
+   * `set -v` at the end of a source: the lines after its last command (comments, blank lines),
+   * or up to the end of line `errLine` (a syntax error's, which bash read before it failed).
+   */
+  private async verboseRest(from: number | undefined, errLine?: number): Promise<void> {
+    const src = this.source.src;
+    if (from === undefined || from >= src.length) return;
+    let out = src.slice(from, errLine === undefined ? undefined : this.source.lines[errLine]);
+    if (out === '') return;
+    if (!out.endsWith('\n')) out += '\n';
+    await this.writeFd(2, out).catch(() => undefined);
   }
 
   /** Whether `pos` is the first thing on its line of the current source. */
@@ -1024,6 +1121,8 @@ export class Shell {
     const base = orig.base ?? 0;
     const rd = new AliasReader(orig.src, start, (n) => (this.shopt.has('expand_aliases') ? this.aliases.get(n) : undefined));
     let line = this.lineOf(start) - base;
+    // set -v: bash echoes the source lines as it reads them, before alias expansion
+    let echoed = start;
     if (deferred) deferred.error = undefined;
     try {
       while (!rd.done) {
@@ -1033,6 +1132,13 @@ export class Shell {
         // leading newlines keep the chunk's line numbers (and $LINENO, messages) those of the source
         const pad = '\n'.repeat(line - 1);
         for (let l = rd.nextLine(); l !== null; l = rd.nextLine()) {
+          const at = rd.srcPos;
+          if (at > echoed) {
+            const nl = orig.src.indexOf('\n', at - 1), end = nl < 0 ? orig.src.length : nl + 1;
+            const raw = orig.src.slice(echoed, end);
+            echoed = end;
+            if (this.opts.verbose) await this.writeFd(2, raw.endsWith('\n') ? raw : raw + '\n').catch(() => undefined);
+          }
           text += l;
           parsed = parseScript(pad + text, this.posix);
           if (!parsed.error || !parsed.error.err.incomplete || rd.done) break;
@@ -1353,7 +1459,8 @@ export class Shell {
       } else if (e instanceof ArithError) {
         if (st.Cmd?.type === 'DeclClause') e.inBuiltin(st.Cmd.Variant.Value === 'nameref' ? 'declare' : st.Cmd.Variant.Value);
         await this.err(e.report());
-        if (st.Cmd?.type === 'ArithmCmd' || st.Cmd?.type === 'LetClause' || (st.Cmd?.type === 'ForClause' && st.Cmd.Loop.type === 'CStyleLoop')) status = 1;
+        // (an error in a subscript jumps to the top level even there, as bash's does)
+        if ((st.Cmd?.type === 'ArithmCmd' || st.Cmd?.type === 'LetClause' || (st.Cmd?.type === 'ForClause' && st.Cmd.Loop.type === 'CStyleLoop')) && !e.subscript) status = 1;
         else throw this.posix && this.commandBuiltin === 0 ? this.forceEof(1) : new DiscardSignal(1, e.hard);
       } else if (e instanceof ExitSignal || e instanceof DiscardSignal || e instanceof ReturnSignal || e instanceof LoopSignal || isSigPipe(e)) {
         throw e;
@@ -1636,6 +1743,7 @@ export class Shell {
       case 'ForClause': return this.forClause(c);
       case 'FuncDecl': {
         if (this.posix && (specialBuiltins.has(c.Name.Value) || !isName(c.Name.Value))) {
+          this.curPos = lastPos(c); // (bash reports the line the definition ends on)
           await this.err(`\`${c.Name.Value}': ${isName(c.Name.Value) ? 'is a special builtin' : 'not a valid identifier'}`);
           throw new ExitSignal(2);
         }
@@ -1673,7 +1781,7 @@ export class Shell {
           if (r && /^(['"]).*\1$/s.test(this.source.src.slice(r[0], r[1]))) r = [r[0] + 1, r[1] - 1];
           this.arith.inLet = true;
           try { v = await this.arithAst(e, r?.[0], r?.[1]); } catch (err) {
-            if (err instanceof ArithError && err.expr) {
+            if (err instanceof ArithError && err.expr && !err.subscript) {
               err.expr = 'let: ' + err.expr.trim(); // (a word: no blanks around it)
               if (err.token !== undefined) err.token = err.token.replace(/\s+$/, '');
               else err.message = err.message.replace(/\s+("\))$/, '$1');
@@ -1772,7 +1880,7 @@ export class Shell {
       await traceHead(L.Init);
       // (an arithmetic error in the head ends the loop with status 1, like a failed `((…))`)
       const headError = async (e: unknown): Promise<number> => {
-        if (!(e instanceof ArithError)) throw e;
+        if (!(e instanceof ArithError) || e.subscript) throw e; // (a subscript's: see stmt())
         await this.err((arithCmdError(e) as ArithError).report());
         return 1;
       };
@@ -2077,6 +2185,18 @@ export class Shell {
     }
   }
 
+  /** An error in `a[…]`'s subscript inside an expression: bash reports the text between the brackets. */
+  private subscriptError(err: unknown, p: ParamExp): void {
+    if (!(err instanceof ArithError) || err.expr) return;
+    const src = this.source.src, r = arithRange(src, p.Index!);
+    let end = r?.[1];
+    if (end !== undefined) { while (src[end] === ' ' || src[end] === '\t' || src[end] === '\n') end++; if (src[end] !== ']') end = undefined; }
+    if (end !== undefined && src[p.Param.ValueEnd] === '[') this.arithErrorSource(err, p.Param.ValueEnd + 1, end);
+    else this.arithErrorSource(err, undefined, undefined, p.Index!);
+    // (bash evaluates it apart and its error jumps to the top level: it ends a `-c` string)
+    if (err.expr) { err.subscript = true; err.hard = true; }
+  }
+
   private arithErrorSource(err: unknown, start?: number, end?: number, e?: ArithmExpr): void {
     if (err instanceof ArithError && !err.expr && err.tokenPos === undefined && err.textExpr !== undefined) {
       // (an error in text the expression expanded to: bash reports that text)
@@ -2354,7 +2474,7 @@ export class Shell {
           if (el.Index) w = `[${await this.assocKey(el.Index)}]=${w}`;
           words.push(w);
         }
-        for (let i = 0; i < words.length; i += 2) m.set(words[i]!, words[i + 1] ?? '');
+        for (let i = 0; i < words.length; i += 2) m.set(words[i]!, v ? this.applyAttrs(v, words[i + 1] ?? '') : words[i + 1] ?? '');
       } else {
         const shown: string[] = [];
         for (const el of elems) {
@@ -2362,7 +2482,7 @@ export class Shell {
             const k = await this.assocKey(el.Index);
             // bash 5.2 does not expand a tilde after `[key]=` in associative arrays
             const x = el.Value ? await this.ex.literal(el.Value, 'none') : '';
-            m.set(k, x);
+            m.set(k, v ? this.applyAttrs(v, x) : x);
             if (traced) shown.push(`[${sqTrace(k)}]=${sqTrace(x)}`);
           } else if (el.Value) {
             await this.err(`${name}: '${await this.ex.literal(el.Value, 'none')}': must use subscript when assigning associative array`);
@@ -2390,7 +2510,7 @@ export class Shell {
     const w = this.lvalue(name);
     w.arr = m; w.assoc = undefined; w.str = undefined; w.declOnly = undefined;
     let next = m.size ? Math.max(...m.keys()) + 1 : 0;
-    const put = (i: number, x: string): void => { m.set(i, w.integer ? String(hardArith(() => this.arith.evalString(x))) : x); };
+    const put = (i: number, x: string): void => { m.set(i, this.applyAttrs(w, x)); };
     for (const it of items) {
       if ('idx' in it) {
         let i = Number(await this.arithAst(it.idx));
@@ -2705,9 +2825,11 @@ export function setScriptRunner(f: typeof scriptRunner): void { scriptRunner = f
 
 /** A variable with a value array and no other value or attribute. */
 /** bash's dynamic variables: computed at each use until unset, then ordinary variables. */
-const DYNAMIC_VARS = new Set(['RANDOM', 'SRANDOM', 'LINENO', 'SECONDS', 'BASHPID', 'BASH_SUBSHELL', 'BASH_COMMAND', 'EPOCHSECONDS', 'EPOCHREALTIME', 'BASH_ARGV0']);
+const DYNAMIC_VARS = new Set(['RANDOM', 'SRANDOM', 'LINENO', 'SECONDS', 'BASHPID', 'BASH_SUBSHELL', 'BASH_COMMAND', 'EPOCHSECONDS', 'EPOCHREALTIME', 'BASH_ARGV0', 'HISTCMD']);
+/** Dynamic variables with the integer attribute (`declare -p`). */
+const INTEGER_DYNAMIC = new Set(['RANDOM', 'SRANDOM', 'SECONDS', 'BASHPID', 'HISTCMD']);
 /** Dynamic variables whose assignment bash ignores. */
-const IGNORED_ASSIGN = new Set(['SRANDOM', 'LINENO', 'BASHPID', 'BASH_COMMAND', 'EPOCHSECONDS', 'EPOCHREALTIME']);
+const IGNORED_ASSIGN = new Set(['SRANDOM', 'LINENO', 'BASHPID', 'BASH_COMMAND', 'EPOCHSECONDS', 'EPOCHREALTIME', 'HISTCMD']);
 
 /** Statuses as text, made once ($? and PIPESTATUS are set after every statement). */
 const STATUS_TEXT = Array.from({ length: 256 }, (_, i) => String(i));
@@ -2738,14 +2860,23 @@ function epochRealtime(): string {
 /** The variables bash's sv_locale watches. */
 const LOCALE_VARS = new Set(['LANG', 'LC_ALL', 'LC_CTYPE', 'LC_COLLATE', 'LC_MESSAGES', 'LC_NUMERIC', 'LC_TIME']);
 
+/** The position of the last token in an AST node (the largest position in it). */
+function lastPos(n: unknown): number {
+  if (Array.isArray(n)) return n.reduce((m: number, x) => Math.max(m, lastPos(x)), 0);
+  if (!n || typeof n !== 'object') return 0;
+  let max = 0;
+  for (const [k, v] of Object.entries(n)) max = Math.max(max, typeof v === 'number' ? (k === 'Op' || k === 'Names' ? 0 : v) : lastPos(v));
+  return max;
+}
+
 /** An arithmetic error in `((…))`: bash names the command in the message. */
 function arithCmdError(e: unknown): unknown {
-  if (e instanceof ArithError) e.expr = '((: ' + e.expr.replace(/^\s+/, '');
+  if (e instanceof ArithError && !e.subscript) e.expr = '((: ' + e.expr.replace(/^\s+/, '');
   return e;
 }
 
 function onlyArr(v: Var): boolean {
-  return v.str === undefined && !v.assoc && !v.exported && !v.readonly && !v.integer && !v.lower && !v.upper && !v.nameref && !v.local && !v.declOnly;
+  return v.str === undefined && !v.assoc && !v.exported && !v.readonly && !v.integer && !v.lower && !v.upper && !v.capcase && !v.trace && !v.nameref && !v.local && !v.declOnly;
 }
 
 /** Builtins a read-ahead loop may run (see Shell.readAheadFd): they start no process and read stdin only through `read`. */
@@ -2934,7 +3065,7 @@ function wordEnd(w: Word): number | undefined {
 function partStart(p: WordPart): number | undefined {
   switch (p.type) {
     case 'Lit': return p.ValuePos; case 'SglQuoted': case 'DblQuoted': case 'CmdSubst': case 'ArithmExp': return p.Left;
-    case 'ParamExp': return p.Dollar; default: return undefined;
+    case 'ParamExp': return p.Dollar; case 'ProcSubst': case 'ExtGlob': return p.OpPos; default: return undefined;
   }
 }
 
@@ -2943,6 +3074,8 @@ function partEnd(p: WordPart): number | undefined {
     case 'Lit': return p.ValueEnd; case 'SglQuoted': case 'DblQuoted': case 'CmdSubst': return (p as unknown as { Right: number }).Right + 1;
     case 'ArithmExp': return p.Right + 2;
     case 'ParamExp': return p.Short ? p.Param.ValueEnd : (p as unknown as { Rbrace: number }).Rbrace + 1;
+    case 'ProcSubst': return p.Rparen + 1;
+    case 'ExtGlob': return p.Pattern.ValueEnd + 1;
     default: return undefined;
   }
 }
