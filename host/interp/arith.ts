@@ -22,7 +22,7 @@ export class ArithError extends Error {
   subscript = false;
   /** Names the builtin that assigned (bash: `declare: 1/0: division by 0 …`). */
   inBuiltin(name: string): void {
-    if (this.hard && !this.named) { this.expr = `${name}: ${this.expr.replace(/^\s+/, '')}`; this.named = true; }
+    if (this.hard && !this.named) { this.expr = `${name}: ${this.expr.replace(/^[ \t]+/, '')}`; this.named = true; }
   }
   private named = false;
   /** Sets the token from textTokenPos in textExpr. */
@@ -30,11 +30,19 @@ export class ArithError extends Error {
     if (this.textTokenPos !== undefined && this.textExpr !== undefined && this.token === undefined && this.message !== 'exponent less than 0') this.token = this.textExpr.slice(this.textTokenPos).replace(/^\s+/, '');
   }
   token: string | undefined;
+  /** A bad number constant: bash shows the expression only up to its end (`srcEnd`: that end in the source). */
+  badNumber = false;
+  srcEnd: number | undefined;
+  /** The text shown when the source up to srcEnd has expansions (bash shows their values). */
+  numberText = '';
+  /** A syntax error in arithmetic text: what was read before it, which bash has evaluated by then (see TextParser.parseAll). */
+  pre: unknown;
   constructor(message: string, public expr = '') { super(message); }
   /** bash's message: the expression, the error and its token. */
   report(): string {
     const tok = this.token !== undefined ? ` (error token is "${this.token}")` : '';
-    return this.expr ? `${this.expr.replace(/^\s+/, '')}: ${this.message}${tok}` : this.message + tok;
+    // (bash skips blanks before the expression, not newlines)
+    return this.expr ? `${this.expr.replace(/^[ \t]+/, '')}: ${this.message}${tok}` : this.message + tok;
   }
 }
 
@@ -48,6 +56,8 @@ export interface ArithHost {
   /** Whether expandWord(w) can be done without awaiting (structural); expandWordSync then gives its result. */
   canExpandSync?(w: Word): boolean;
   expandWordSync?(w: Word): string;
+  /** An array subscript read from arithmetic text that has `$` or a backquote: expanded (and evaluated for an indexed array), as bash does. */
+  subscript?(name: string, text: string): string;
   /** Source text of an index expression node (for assoc subscripts). */
   nodeText?(n: ArithmExpr): Promise<string>;
   nodeTextSync?(n: ArithmExpr): string | undefined;
@@ -69,12 +79,17 @@ const constTrees = new WeakMap<ArithmExpr, ANode>();
 
 type ANode =
   | { k: 'num'; v: bigint }
-  | { k: 'var'; name: string; index?: ANode | string }
+  | { k: 'var'; name: string; index?: ANode | string | RawSub }
   | { k: 'un'; op: string; x: ANode }
   | { k: 'inc'; op: '++' | '--'; post: boolean; x: ANode }
   | { k: 'bin'; op: string; x: ANode; y: ANode; opPos?: number; textPos?: number; text?: string }
-  | { k: 'asg'; op: string; x: ANode; y: ANode }
-  | { k: 'cond'; c: ANode; t: ANode; f: ANode };
+  | { k: 'asg'; op: string; x: ANode; y: ANode; opPos?: number }
+  | { k: 'cond'; c: ANode; t: ANode; f: ANode }
+  /** A syntax error after `pre`: bash evaluates as it parses, so `pre`'s effects happen first. */
+  | { k: 'fail'; pre: ANode; err: ArithError };
+
+/** A subscript in arithmetic text that has not been expanded (a variable's value, a `let` word): bash expands it when it is used. */
+interface RawSub { sub: string }
 
 // ---- text parser ------------------------------------------------------------------------
 const binPrec: Record<string, number> = {
@@ -89,7 +104,12 @@ class TextParser {
   i = 0;
   /** Where the last operator seen starts: bash's error token for a missing final operand. */
   opAt = 0;
-  constructor(readonly s: string) {}
+  /** Depth of parentheses being read. */
+  parens = 0;
+  /** Where the last operand (or closing parenthesis) read starts. */
+  lastTok = 0;
+  /** `raw`: the text is not expanded yet (see RawSub). */
+  constructor(readonly s: string, readonly raw = false) {}
   ws(): void { while (this.i < this.s.length && ' \t\n\r'.includes(this.s[this.i]!)) this.i++; }
   peekOp(): string | undefined {
     this.ws();
@@ -112,15 +132,34 @@ class TextParser {
   parseExpr(): ANode { return this.comma(); }
   comma(): ANode {
     let x = this.assign();
-    while (this.peekOp() === ',') { this.i++; const y = this.assign(); x = { k: 'bin', op: ',', x, y }; }
+    while (this.peekOp() === ',') {
+      this.i++;
+      let y: ANode;
+      // (only at the top: inside parentheses the operands before may be under a short circuit)
+      try { y = this.assign(); } catch (e) { if (e instanceof ArithError && e.pre === undefined && this.parens === 0) e.pre = x; throw e; }
+      x = { k: 'bin', op: ',', x, y };
+    }
     return x;
   }
+  /** The whole text as one expression; a syntax error keeps in `pre` the complete operands before it. */
+  parseAll(): ANode {
+    const n = this.parseExpr();
+    this.ws();
+    if (this.i < this.s.length) {
+      // (bash reads a token ahead: a character that is no token at all fails before the operand
+      // it follows is used; another token fails once the whole expression is evaluated)
+      const msg = trailingError(this.s[this.i]!);
+      const pre = msg === 'syntax error in expression' ? n : n.k === 'bin' && n.op === ',' ? n.x : undefined;
+      try { this.err(msg); } catch (e) { (e as ArithError).pre = pre; throw e; }
+    }
+    return n;
+  }
   assign(): ANode {
-    const save = this.i;
     const x = this.ternary();
     const op = this.peekOp();
     if (op && assignOps.includes(op)) {
-      if (x.k !== 'var') { this.i = save; this.err('attempted assignment to non-variable'); }
+      // (bash's token is the rest from the operator)
+      if (x.k !== 'var') this.err('attempted assignment to non-variable');
       this.i += op.length;
       const y = this.assign();
       return { k: 'asg', op, x, y };
@@ -135,8 +174,15 @@ class TextParser {
       // bash's "expression expected": its token is the `:` read in place of one, else the operator before the end
       if (this.i >= this.s.length) { this.i = this.opAt; this.err('expression expected'); }
       if (this.s[this.i] === ':') this.err('expression expected');
-      const t = this.assign();
-      if (this.peekOp() !== ':') this.err("syntax error: expected `:'");
+      // (the middle is a whole comma expression for bash; its operands are not evaluated before an error)
+      this.parens++;
+      const t = this.comma();
+      this.parens--;
+      if (this.peekOp() !== ':') {
+        // (the token is the one read instead, or at the end the last one read)
+        if (this.i >= this.s.length) this.i = this.lastTok;
+        this.err("`:' expected for conditional expression");
+      }
       this.i++;
       this.ws();
       if (this.i >= this.s.length) { this.i = this.opAt; this.err('expression expected'); }
@@ -185,13 +231,21 @@ class TextParser {
     const c = s[this.i]!;
     if (c === '(') {
       this.i++;
+      this.parens++;
       const x = this.comma();
       if (this.peekOp() !== ')') this.err("syntax error: missing `)'");
+      this.lastTok = this.i;
       this.i++;
+      this.parens--;
       return x;
     }
+    this.lastTok = this.i;
     const m = /^[0-9][0-9a-zA-Z@_#]*/.exec(s.slice(this.i));
-    if (m) { this.i += m[0].length; return { k: 'num', v: parseNumber(m[0]) }; }
+    if (m) {
+      this.i += m[0].length;
+      // (bash cuts the expression after the token while it converts it)
+      try { return { k: 'num', v: parseNumber(m[0]) }; } catch (e) { if (e instanceof ArithError) { e.expr = s.slice(0, this.i); e.badNumber = true; } throw e; }
+    }
     const n = /^[a-zA-Z_][a-zA-Z0-9_]*/.exec(s.slice(this.i));
     if (n) {
       this.i += n[0].length;
@@ -200,7 +254,7 @@ class TextParser {
         for (; j < s.length; j++) { if (s[j] === '[') depth++; else if (s[j] === ']' && --depth === 0) break; }
         const idx = s.slice(this.i + 1, j);
         this.i = j + 1;
-        return { k: 'var', name: n[0], index: idx };
+        return { k: 'var', name: n[0], index: this.raw && /[$`]/.test(idx) ? { sub: idx } : idx };
       }
       return { k: 'var', name: n[0] };
     }
@@ -209,19 +263,25 @@ class TextParser {
 }
 
 export function parseNumber(t: string): bigint {
-  const s = t;
-  let base = 10, digits = s;
-  const h = s.indexOf('#');
-  if (h >= 0) {
-    base = Number(s.slice(0, h));
-    digits = s.slice(h + 1);
-    if (!(base >= 2 && base <= 64) || !/^[0-9]+$/.test(s.slice(0, h))) throw new ArithError(`invalid arithmetic base (error token is "${t}")`, t);
-    if (digits === '') throw new ArithError(`invalid integer constant (error token is "${t}")`, t);
-  } else if (/^0[xX]/.test(s)) { base = 16; digits = s.slice(2); if (digits === '') throw new ArithError(`invalid integer constant (error token is "${t}")`, t); }
-  else if (s.length > 1 && s[0] === '0') { base = 8; digits = s.slice(1); }
+  // (bash's strlong: a leading 0 or 0x fixes the base, and a later `#` is then an invalid number;
+  // before a `#` the digits read so far, in base 10, are the base)
+  let base = 10, i = 0, foundBase = false;
+  if (t[0] === '0' && t.length > 1) {
+    i = 1;
+    if (t[1] === 'x' || t[1] === 'X') { base = 16; i = 2; } else base = 8;
+    foundBase = true;
+  }
   let v = 0n;
-  const B = BigInt(base);
-  for (const ch of digits) {
+  let B = BigInt(base);
+  for (; i < t.length; i++) {
+    const ch = t[i]!;
+    if (ch === '#') {
+      if (foundBase) throw new ArithError(`invalid number (error token is "${t}")`, t);
+      if (v < 2n || v > 64n) throw new ArithError(`invalid arithmetic base (error token is "${t}")`, t);
+      base = Number(v); B = v; v = 0n; foundBase = true;
+      if (i + 1 >= t.length) throw new ArithError(`invalid integer constant (error token is "${t}")`, t);
+      continue;
+    }
     let d: number;
     const c = ch.charCodeAt(0);
     if (c >= 48 && c <= 57) d = c - 48;
@@ -245,10 +305,13 @@ export class Arith {
   /** Evaluates arithmetic text (variable values, `let` arguments, array subscripts). */
   evalString(s: string): bigint {
     if (s.trim() === '') return 0n;
-    const p = new TextParser(s);
-    const n = p.parseExpr();
-    p.ws();
-    if (p.i < s.length) p.err(trailingError(s[p.i]!));
+    const p = new TextParser(s, true);
+    let n: ANode;
+    try { n = p.parseAll(); } catch (e) {
+      if (!(e instanceof ArithError) || e.pre === undefined) throw e;
+      n = { k: 'fail', pre: e.pre as ANode, err: e };
+      e.pre = undefined;
+    }
     try { return this.evalNode(n); } catch (e) {
       // (bash reports the innermost text evaluated, and its rest after the failing operator)
       if (e instanceof ArithError && !e.expr) {
@@ -259,7 +322,7 @@ export class Arith {
     }
   }
 
-  private varValue(name: string, index: ANode | string | undefined): bigint {
+  private varValue(name: string, index: ANode | string | RawSub | undefined): bigint {
     const idx = index === undefined ? undefined : this.indexText(name, index);
     const v = this.host.get(name, idx);
     if (v === undefined) { this.host.nounset(name); return 0n; }
@@ -271,7 +334,8 @@ export class Arith {
     try { return this.evalString(v); } finally { this.depth--; }
   }
 
-  private indexText(name: string, index: ANode | string): string {
+  private indexText(name: string, index: ANode | string | RawSub): string {
+    if (typeof index !== 'string' && 'sub' in index) return this.host.subscript ? this.host.subscript(name, index.sub) : this.indexText(name, index.sub);
     if (this.host.isAssoc(name)) return typeof index === 'string' ? index : String(this.evalNode(index));
     if (typeof index !== 'string') return String(this.evalNode(index));
     try { return String(this.evalString(index)); } catch (e) { if (e instanceof ArithError) { e.subscript = true; e.hard = true; } throw e; }
@@ -297,9 +361,10 @@ export class Arith {
         return n.post ? old : nv;
       }
       case 'cond': return this.evalNode(n.c) !== 0n ? this.evalNode(n.t) : this.evalNode(n.f);
+      case 'fail': this.evalNode(n.pre); throw n.err;
       case 'asg': {
         const t = n.x;
-        if (t.k !== 'var') throw new ArithError('attempted assignment to non-variable');
+        if (t.k !== 'var') { const e = new ArithError('attempted assignment to non-variable'); e.tokenPos = n.opPos; throw e; }
         const idx = t.index === undefined ? undefined : this.indexText(t.name, t.index);
         const y = this.evalNode(n.y);
         let v = y;
@@ -342,6 +407,7 @@ export class Arith {
         if (p && p.type === 'Lit' && isName(p.Value)) return { k: 'var', name: p.Value };
         if (p && isElementRef(p)) {
           const name = p.Param.Value, index = p.Index!;
+          if (!isName(name)) throw badElementBase(p);
           if (this.host.isAssoc(name)) {
             const t = index.type === 'Word' ? await this.host.expandWord(index) : this.host.nodeText ? await this.host.nodeText(index) : String(await this.evalAst(index));
             return { k: 'var', name, index: t };
@@ -351,7 +417,7 @@ export class Arith {
           return { k: 'var', name, index: { k: 'num', v } };
         }
         const v = await this.host.expandWord(e);
-        return this.valueTree(e, this.inLet ? v : sglQuoted(e, v));
+        try { return this.valueTree(e, this.inLet ? v : sglQuoted(e, v)); } catch (err) { throw badNumberAt(err, e); }
       }
     }
   }
@@ -367,7 +433,8 @@ export class Arith {
     const splice = !OPERAND_RE.test(t) ? (this.spliced ??= { values: new Map(), error: undefined }) : undefined;
     splice?.values.set(e, s);
     try {
-      const p = new TextParser(s);
+      // (`let`'s words are not expanded again by it, but their subscripts are, when used)
+      const p = new TextParser(s, this.inLet);
       const n = p.parseExpr();
       p.ws();
       if (p.i < s.length) p.err(trailingError(s[p.i]!));
@@ -402,7 +469,7 @@ export class Arith {
       this.spliced = outer;
       if (!sp) return t;
       const text = this.host.spliceSource?.(e, sp.values);
-      if (text !== undefined) return parseExpanded(text);
+      if (text !== undefined) return parseExpanded(text, this.inLet);
       if (sp.error !== undefined) throw sp.error;
       return t;
     };
@@ -486,6 +553,7 @@ export class Arith {
         if (p && isElementRef(p)) {
           this.dynamic = true;
           const name = p.Param.Value, index = p.Index!;
+          if (!isName(name)) throw badElementBase(p);
           if (this.host.isAssoc(name)) {
             const t = index.type === 'Word' ? this.host.expandWordSync!(index) : this.host.nodeTextSync?.(index) ?? String(this.evalSync(index));
             return { k: 'var', name, index: t };
@@ -497,7 +565,7 @@ export class Arith {
         const s = this.host.expandWordSync!(e);
         // literal text (a single Lit) expands to itself whatever the state: the tree is constant
         if (!(p && p.type === 'Lit')) this.dynamic = true;
-        return this.valueTree(e, this.inLet ? s : sglQuoted(e, s));
+        try { return this.valueTree(e, this.inLet ? s : sglQuoted(e, s)); } catch (err) { throw badNumberAt(err, e); }
       }
     }
   }
@@ -512,16 +580,15 @@ function trailingError(c: string): string {
 }
 
 /** Parses arithmetic text that has been expanded (bash's second reading of `$((…))`). */
-function parseExpanded(s: string): ANode {
+function parseExpanded(s: string, raw = false): ANode {
   if (s.trim() === '') return { k: 'num', v: 0n };
-  const p = new TextParser(s);
+  const p = new TextParser(s, raw);
   try {
-    const n = p.parseExpr();
-    p.ws();
-    if (p.i < s.length) p.err(trailingError(s[p.i]!));
-    return n;
+    return p.parseAll();
   } catch (e) {
-    if (e instanceof ArithError) e.expr = s.replace(/^\s+/, ''); // bash shows it from its first token
+    // (bash shows it from its first token; a bad number is shown alone)
+    if (e instanceof ArithError && (!e.expr || e.expr === s)) e.expr = s.replace(/^[ \t]+/, '');
+    if (e instanceof ArithError && e.pre !== undefined) { const pre = e.pre as ANode; e.pre = undefined; return { k: 'fail', pre, err: e }; }
     throw e;
   }
 }
@@ -539,7 +606,7 @@ function unaryNode(e: UnaryArithm, x: ANode): ANode {
 }
 
 function binaryNode(op: string, e: BinaryArithm, x: ANode, y: ANode): ANode {
-  return assignOps.includes(op) ? { k: 'asg', op, x, y } : { k: 'bin', op, x, y, opPos: e.OpPos };
+  return assignOps.includes(op) ? { k: 'asg', op, x, y, opPos: e.OpPos } : { k: 'bin', op, x, y, opPos: e.OpPos };
 }
 
 /** The `t : f` of `c ? t : f`. */
@@ -559,6 +626,20 @@ function sglQuoted(e: Word, s: string): string {
     return e.Parts.map(p => p.type === 'Lit' ? p.Value : `'${(p as { Value: string }).Value}'`).join('');
   }
   return `'${s}'`;
+}
+
+/** A bad number written as such in the source: bash shows the expression up to its end. */
+function badNumberAt(err: unknown, e: Word): unknown {
+  const p = e.Parts.length === 1 ? e.Parts[0]! : undefined;
+  if (err instanceof ArithError && err.badNumber && err.srcEnd === undefined && p?.type === 'Lit') { err.numberText = err.expr; err.expr = ''; err.srcEnd = p.ValueEnd; }
+  return err;
+}
+
+/** `1[2]`: a subscript after a number; bash's token is the rest from the `[`. */
+function badElementBase(p: ParamExp): ArithError {
+  const e = new ArithError('syntax error: invalid arithmetic operator');
+  e.tokenPos = p.Param.ValueEnd;
+  return e;
 }
 
 /** `a[i]` / `${a[i]}` without operators: a variable reference with a subscript. */

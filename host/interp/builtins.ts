@@ -157,6 +157,9 @@ function numArg(s: string | undefined, errs: string[], unsigned = false): bigint
 function floatArg(s: string | undefined, errs: string[]): number {
   if (s === undefined || s === '') return 0;
   if (/^['"]/.test(s)) return s.length > 1 ? s.charCodeAt(1) : 0;
+  // (strtold's inf, infinity and nan, any case)
+  const special = /^\s*([+-]?)(inf(?:inity)?|nan)$/i.exec(s);
+  if (special) return /^n/i.test(special[2]!) ? NaN : special[1] === '-' ? -Infinity : Infinity;
   const n = Number(s.trim());
   if (Number.isNaN(n)) { errs.push(`${s}: invalid number`); return parseFloat(s) || 0; }
   return n;
@@ -384,6 +387,7 @@ export function formatPrintf(fmt: string, args: string[], errs: string[], tz: ()
         if (secs === -1) secs = Math.floor(Date.now() / 1000);
         else if (secs === -2) secs = Math.floor((startTime ?? Date.now()) / 1000);
         let s = strftime(part.strftime, secs, tz());
+        if (s.length >= 128) s = ''; // (bash's strftime buffer is 128 bytes: a longer result is nothing)
         if (prec !== undefined && prec >= 0) s = s.slice(0, prec);
         o += pad(s, width, left);
         continue;
@@ -878,7 +882,9 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
     for (const n of names) {
       // (local -p shows only the current function's variables)
       const line = variant === 'local' && !top.get(n.name!)?.local ? undefined : sh.declareLine(n.name!);
-      if (!line) { await errOut(sh, variant, `${n.name}: not found`); st = 1; } else await out(sh, line + '\n');
+      // (bash names the argument as written: `foo=bar: not found`)
+      const arg = `${n.name}${n.index !== undefined ? `[${n.index}]` : ''}${n.value !== undefined ? `${n.append ? '+=' : '='}${n.value}` : ''}`;
+      if (!line) { await errOut(sh, variant, `${arg}: not found`); st = 1; } else await out(sh, line + '\n');
     }
     return st;
   }
@@ -952,7 +958,7 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
         // `name` designates v; other names (in the values and subscripts) resolve as usual
         if (pinned) sh.scopes = [...saved, new Map([[name, v]])];
         if (arrayAssign !== it.arrayAssign) sh.setSource((arrayAssign as Assign & { src: string }).src, savedSrc.name);
-        try { await sh.assignArray(name, arrayAssign, on.has('A'), sh.opts.xtrace && arrayAssign === it.arrayAssign); } finally { sh.scopes = saved; sh.source = savedSrc; }
+        try { await sh.assignArray(name, arrayAssign, on.has('A'), sh.opts.xtrace && arrayAssign === it.arrayAssign, true); } finally { sh.scopes = saved; sh.source = savedSrc; }
       } else if (it.value !== undefined) {
         if (v.nameref && on.has('n')) { v.str = it.value; }
         else if (pinned) {
@@ -1435,14 +1441,16 @@ def(['read'], async (sh, args) => {
       }
       else if (c === 'u') {
         const v = val();
-        if (!/^\s*[-+]?[0-9]+$/.test(v)) { await errOut(sh, 'read', `${v}: invalid file descriptor specification`); return 1; }
+        if (!/^\s*[-+]?[0-9]+$/.test(v) || Number(v) < 0) { await errOut(sh, 'read', `${v}: invalid file descriptor specification`); return 1; }
         fd = Number(v);
       }
       else if (c === 'a') arr = val();
       else if (c === 'p') prompt = val();
       else if (c === 't') {
         const tv = val();
-        const t = /^[0-9]*\.?[0-9]*$/.test(tv) && /[0-9]/.test(tv) ? Number(tv) : NaN;
+        // (bash's uconvert: a sign, digits, a fraction; the sign applies to the whole seconds only)
+        const tm = /^([-+]?)([0-9]*)(?:\.([0-9]*))?$/.exec(tv);
+        const t = tm && !(tm[1] === '-' && Number(tm[2] || '0') > 0) ? Number(tm[2] || '0') + Number(`0.${tm[3] || '0'}`) : NaN;
         if (!(t >= 0)) { await errOut(sh, 'read', `${tv}: invalid timeout specification`); return 1; }
         if (t === 0) return sh.fds.get(fd) ? 0 : 1;
         deadline = Date.now() + t * 1000;
@@ -2413,6 +2421,7 @@ def(['complete', 'compopt'], async () => 0);
 
 def(['compgen'], async (sh, args) => {
   let words: string[] = [];
+  let func: string | undefined;
   let i = 1;
   for (; i < args.length; i++) {
     const a = args[i]!;
@@ -2421,6 +2430,7 @@ def(['compgen'], async (sh, args) => {
     const o = a.slice(1);
     if (o === 'W') { const w = args[++i] ?? ''; const ifs = sh.getVar('IFS') ?? ' \t\n'; words.push(...w.split(new RegExp(`[${ifs.replace(/[\]\\^-]/g, '\\$&')}]+`)).filter((x) => x !== '')); continue; }
     if (o === 'A') { const k = args[++i] ?? ''; words.push(...compgenKind(sh, k)); continue; }
+    if (o === 'F') { func = args[++i] ?? ''; continue; }
     for (const c of o) {
       const k = ({ v: 'variable', a: 'alias', b: 'builtin', k: 'keyword', e: 'export' } as Record<string, string>)[c];
       if (k) words.push(...compgenKind(sh, k));
@@ -2428,9 +2438,29 @@ def(['compgen'], async (sh, args) => {
   }
   const prefix = args[i] ?? '';
   const hits = words.filter((w) => w.startsWith(prefix));
+  if (func !== undefined) hits.push(...await compgenFunction(sh, func, prefix));
   for (const w of hits) await out(sh, w + '\n');
   return hits.length ? 0 : 1;
 });
+
+/**
+ * `compgen -F func`: bash calls the function as for completing an empty command line (the COMP_*
+ * variables say so) and takes COMPREPLY as it is, unfiltered; then unsets them all.
+ */
+async function compgenFunction(sh: Shell, func: string, word: string): Promise<string[]> {
+  await errOut(sh, 'compgen', 'warning: -F option may not work as you expect');
+  const body = sh.funcs.get(func);
+  if (!body) { await sh.err(`completion: function \`${func}' not found`); return []; }
+  const vars = ['COMP_WORDS', 'COMP_CWORD', 'COMP_LINE', 'COMP_POINT', 'COMP_TYPE', 'COMP_KEY'];
+  sh.lvalueArray('COMP_WORDS').clear();
+  sh.setVar('COMP_CWORD', '-1'); sh.setVar('COMP_LINE', ''); sh.setVar('COMP_POINT', '0'); sh.setVar('COMP_TYPE', '0'); sh.setVar('COMP_KEY', '0');
+  try {
+    await sh.callFunc(func, body, ['compgen', word, '']);
+    return sh.arrayValues('COMPREPLY');
+  } finally {
+    for (const n of [...vars, 'COMPREPLY']) { try { sh.unsetVar(n); } catch { /* readonly */ } }
+  }
+}
 
 function compgenKind(sh: Shell, kind: string): string[] {
   switch (kind) {

@@ -1,6 +1,6 @@
 // Word expansion: brace, tilde, parameter, command and arithmetic expansion, IFS field
 // splitting, pathname expansion and quote removal. Values are byte strings.
-import { Tok, type Word, type WordPart, type ParamExp, type Lit, type DblQuoted, type ExtGlob, type CmdSubst, type Stmt } from './ast.ts';
+import { Tok, type Word, type WordPart, type ParamExp, type Lit, type DblQuoted, type ExtGlob, type CmdSubst, type Stmt, type ArithmExpr } from './ast.ts';
 import { parse } from './parser.ts';
 import * as os from 'node:os';
 import { glob, hasMeta, matchPattern, patternRegex, patternSource, plainMatcher, splitIgnore, unescapePattern } from './pattern.ts';
@@ -629,9 +629,13 @@ export class Expander {
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i]!;
       if (p.type === 'Lit' && !quoted) { this.litPart(p.Value, i === 0, parts.length === 1, fb, tilde, assign, i === parts.length - 1); continue; }
+      if (assign && p.type === 'ParamExp') this.assignTilde = true; // (read by paramExp before it awaits)
       await this.part(p, fb, quoted);
     }
   }
+
+  /** Set for the `${x-word}` about to be expanded in an assignment's value: tildes after `:` in its word expand too. */
+  private assignTilde = false;
 
   /** An unquoted literal part of a word: tilde prefixes, backslash escapes. */
   private litPart(v: string, first: boolean, whole: boolean, fb: FieldBuilder, tilde: boolean, assign: boolean, lastPart = true): void {
@@ -734,6 +738,8 @@ export class Expander {
 
   // ---- parameters ------------------------------------------------------------------------------
   private async paramExp(pe: ParamExp, fb: FieldBuilder, quoted: boolean): Promise<void> {
+    const assign = this.assignTilde;
+    this.assignTilde = false;
     const r = await this.param(pe, quoted);
     if (r.word !== undefined) {
       // ${x:-word} / ${x:+word}: the word is expanded in place (its quoting is kept)
@@ -759,17 +765,24 @@ export class Expander {
             const t = this.tildePrefix(v, r.word.Parts.length === 1);
             if (t) { fb.addQuoted(t.home); v = t.rest; }
           }
-          let plain = '';
-          for (let i = 0; i < v.length; i++) {
-            if (v[i] === '\\' && i + 1 < v.length) {
-              if (plain) { fb.addSplit(plain, true); plain = ''; }
-              if (v[i + 1] !== '\n') fb.addQuoted(v[i + 1]!);
-              i++;
-              continue;
+          // (in an assignment, tildes after `:` expand as in its own text; the home is not split)
+          const segs = assign && v.includes(':~') ? v.split(/(:~[^:/\\]*)/) : [v];
+          for (let j = 0; j < segs.length; j++) {
+            const seg = segs[j]!;
+            const h = j % 2 === 1 && (j + 1 < segs.length - 1 || k === r.word.Parts.length - 1 || segs[j + 1] !== '') ? this.tildeHome(seg.slice(2)) : undefined;
+            if (h !== undefined) { fb.addSplit(':', true); fb.addQuoted(h); continue; }
+            let plain = '';
+            for (let i = 0; i < seg.length; i++) {
+              if (seg[i] === '\\' && i + 1 < seg.length) {
+                if (plain) { fb.addSplit(plain, true); plain = ''; }
+                if (seg[i + 1] !== '\n') fb.addQuoted(seg[i + 1]!);
+                i++;
+                continue;
+              }
+              plain += seg[i];
             }
-            plain += v[i];
+            if (plain) fb.addSplit(plain, true);
           }
-          if (plain) fb.addSplit(plain, true);
         }
       }
       return;
@@ -822,11 +835,12 @@ export class Expander {
     }
     // ${!arr[@]} keys (with an operator, bash expands "${arr[@]}" indirectly instead)
     if (pe.Excl && (indexWord === '@' || indexWord === '*') && !pe.Exp && !pe.Slice && !pe.Repl && !pe.Length) {
-      const keys = sh.arrayKeys(name);
+      const keys = this.elementRef(name) ? [] : sh.arrayKeys(name);
       // bash quirk: unquoted ${!a[*]} with IFS='' is one word (keys joined with spaces)
       if (!quoted && indexWord === '*' && this.ifs() === '' && keys.length) return { vals: [keys.join(' ')], list: false, star: false };
       return { vals: keys, list: true, star: indexWord === '*' };
     }
+    let indirArray = false;
     let indirUnset = false;
     if (pe.Excl) {
       // indirection (or nameref target name)
@@ -852,6 +866,7 @@ export class Expander {
         if (!m) throw new DiscardError(`${target}: invalid variable name`);
         name = m[1]!;
         indexWord = m[2] === undefined ? undefined : await sh.refSubscriptAsync(name, m[2]);
+        indirArray = indexWord === '@' || indexWord === '*';
       }
     }
 
@@ -869,7 +884,8 @@ export class Expander {
     const colonOps: number[] = [Tok.colPlus, Tok.colMinus, Tok.colQuest, Tok.colAssgn];
     if (exp && exp.Op >= Tok.plus && exp.Op <= Tok.colAssgn) {
       const colon = colonOps.includes(exp.Op);
-      const nullish = !isSet || (colon && (list ? (star && quoted ? vals.join(this.ifs().slice(0, 1)) === '' : vals.length === 0 || (vals.length === 1 && vals[0] === '')) : vals[0] === ''));
+      // (through an indirection to `a[@]`/`a[*]`, bash's colon test only asks for elements)
+      const nullish = !isSet || (colon && (indirArray ? vals.length === 0 : list ? (star && quoted ? vals.join(this.ifs().slice(0, 1)) === '' : vals.length === 0 || (vals.length === 1 && vals[0] === '')) : vals[0] === ''));
       const arg = async (): Promise<string> => (quoted ? this.literalDq(exp.Word, true) : this.literal(exp.Word));
       switch (exp.Op) {
         case Tok.plus: case Tok.colPlus:
@@ -902,7 +918,7 @@ export class Expander {
         off = pe.Slice.Offset ? Number(await sh.arithAst(pe.Slice.Offset)) : 0;
         len = pe.Slice.Length ? Number(await sh.arithAst(pe.Slice.Length)) : undefined;
       } catch (e) { throw sliceError(e, pe, sh.source.src); }
-      vals = this.sliceVals(vals, list, name, off, len);
+      vals = this.sliceVals(vals, list, name, off, len, pe);
     }
 
     if (pe.Repl) {
@@ -941,6 +957,11 @@ export class Expander {
   }
 
   /** The value(s) a parameter expansion starts from. */
+  /** Whether `name` is a nameref to an array element (`a[i]`, `a[@]`). */
+  private elementRef(name: string): boolean {
+    return !!this.sh.getVarRaw(name)?.nameref && this.sh.refTarget(name, false)?.[1] !== undefined;
+  }
+
   private lookup(name: string, indexWord: string | undefined): { vals: string[]; list: boolean; star: boolean; isSet: boolean } {
     const sh = this.sh;
     if (badSubst.size && badSubst.has(name)) throw new DiscardError(`${badSubst.get(name)}: bad substitution`);
@@ -955,6 +976,9 @@ export class Expander {
         const v = raw && scalarValue(raw);
         return { vals: [v ?? ''], list: false, star: false, isSet: v !== undefined };
       }
+    } else if (this.elementRef(name)) {
+      // (a subscript on a nameref to an element `a[i]` names no variable: bash expands nothing)
+      return indexWord === '@' || indexWord === '*' ? { vals: [], list: true, star: indexWord === '*', isSet: false } : { vals: [''], list: false, star: false, isSet: false };
     }
     if (name === '@' || name === '*') {
       const vals = sh.params.slice();
@@ -986,8 +1010,10 @@ export class Expander {
   }
 
   /** `${x:off:len}` over a value or a list. */
-  private sliceVals(vals: string[], list: boolean, name: string, off: number, len: number | undefined): string[] {
+  private sliceVals(vals: string[], list: boolean, name: string, off: number, len: number | undefined, pe?: ParamExp): string[] {
     const sh = this.sh;
+    // (bash names the length as written, blanks and all)
+    const negLen = (): DiscardError => new DiscardError(`${(pe && this.sliceLenText(pe)) ?? len}: substring expression < 0`);
     if (list) {
       let arr = vals;
       let o = off;
@@ -995,7 +1021,7 @@ export class Expander {
         const v = sh.resolveVar(name);
         if (v?.arr) {
           // indexed arrays: the offset is an index (sparse arrays skip the holes)
-          if (len !== undefined && len < 0) throw new DiscardError(`${len}: substring expression < 0`);
+          if (len !== undefined && len < 0) throw negLen();
           const keys = [...v.arr.keys()].sort((a, b) => a - b);
           if (o < 0) { o += (keys.length ? keys[keys.length - 1]! : -1) + 1; if (o < 0) return []; }
           let start = keys.findIndex((k) => k >= o);
@@ -1006,7 +1032,7 @@ export class Expander {
         if (v && !v.assoc && v.str !== undefined && vals.length === 1) return this.sliceVals(vals, false, name, off, len); // ${scalar[@]:o:l}
       }
       if (o < 0) o = Math.max(arr.length + o, 0);
-      if (len !== undefined && len < 0) throw new DiscardError(`${len}: substring expression < 0`);
+      if (len !== undefined && len < 0) throw negLen();
       vals = arr.slice(o, len === undefined ? undefined : o + len);
       if ((name === '@' || name === '*') && off < 0 && arr.length + off < 0) vals = [];
       return vals;
@@ -1018,9 +1044,26 @@ export class Expander {
     const o = off < 0 ? size + off : off;
     if (o < 0 || o > size) return [''];
     let e = len === undefined ? size : len < 0 ? size + len : o + len;
-    if (len !== undefined && len < 0 && e < o) throw new DiscardError(`${len}: substring expression < 0`);
+    if (len !== undefined && len < 0 && e < o) throw negLen();
     if (e > size) e = size;
     return [at ? s.slice(at[o], at[e]) : s.slice(o, e)];
+  }
+
+  /** The source text of `${x:o:len}`'s len, from the colon to the brace. */
+  private sliceLenText(pe: ParamExp): string | undefined {
+    const start = (e: ArithmExpr): number | undefined => {
+      switch (e.type) {
+        case 'Word': { const f = e.Parts[0]; return f?.type === 'Lit' ? f.ValuePos : f?.type === 'ParamExp' ? f.Dollar : (f as { Left?: number } | undefined)?.Left; }
+        case 'BinaryArithm': return start(e.X);
+        case 'UnaryArithm': return e.Post ? start(e.X) : e.OpPos;
+        case 'ParenArithm': return (e as unknown as { Lparen: number }).Lparen;
+      }
+    };
+    const src = this.sh.source.src, a = pe.Slice?.Length ? start(pe.Slice.Length) : undefined;
+    if (a === undefined || !(pe.Rbrace > a)) return undefined;
+    let k = a;
+    while (k > 0 && ' \t\n'.includes(src[k - 1]!)) k--;
+    return src[k - 1] === ':' ? src.slice(k, pe.Rbrace) : undefined;
   }
 
   /** Whether `v` is to be taken by characters: it has multibyte ones and the locale is UTF-8. */
@@ -1310,7 +1353,7 @@ export class Expander {
         off = pe.Slice.Offset ? Number(sh.arithSync(pe.Slice.Offset)) : 0;
         len = pe.Slice.Length ? Number(sh.arithSync(pe.Slice.Length)) : undefined;
       } catch (e) { throw sliceError(e, pe, sh.source.src); }
-      vals = this.sliceVals(vals, list, name, off, len);
+      vals = this.sliceVals(vals, list, name, off, len, pe);
     }
     if (pe.Repl) {
       const r = replParts(pe);
@@ -1574,11 +1617,40 @@ function repText(rep: string, match: string, amp: boolean): string {
 /** Compiled global regexes of replacePattern (String.replace resets their lastIndex). */
 const globalRes = new Map<string, RegExp>();
 
+/** bash's MATCHLEN of a pattern (-1: not of fixed length); `fixed`: with a leading `]` after `!`/`^` in a bracket kept as a member. */
+function matchLen(pat: string, fixed: boolean): number {
+  let n = 0;
+  for (let i = 0; i < pat.length;) {
+    const c = pat[i++]!;
+    if (c === '\\') { if (i >= pat.length) return n + 1; n++; i++; continue; }
+    if (c === '*') return -1;
+    if ((c === '?' || c === '+' || c === '!' || c === '@') && pat[i] === '(') return -1;
+    if (c !== '[') { n++; continue; }
+    let brack = 1, d = pat[i++], inClass = false, bad = false;
+    if (fixed && (d === '!' || d === '^')) { brack++; d = pat[i++]; }
+    do {
+      if (d === undefined) { n += brack; bad = true; break; }
+      if (d === '\\') {
+        brack++;
+        if (i >= pat.length || ++i >= pat.length) { n += brack; bad = true; break; }
+      } else if (d === '[' && pat[i] === ':') { i++; brack++; inClass = true; }
+      else if (inClass && d === ':' && pat[i] === ']') { i++; brack++; inClass = false; }
+      else brack++;
+      d = pat[i++];
+    } while (d !== ']');
+    if (!bad) n++;
+  }
+  return n;
+}
+
 /** ${v/pat/rep} and its forms. `utf8`: matches start and end between characters (and `?` matches one). */
 function replacePattern(v: string, pat: string, repPat: string, all: boolean, extglob: boolean, amp = true, utf8 = false): string {
   let anchor: 'start' | 'end' | undefined;
   if (pat.startsWith('#')) { anchor = 'start'; pat = pat.slice(1); }
   else if (pat.startsWith('%')) { anchor = 'end'; pat = pat.slice(1); }
+  // bash finds a fixed-length pattern's length first (glob's MATCHLEN), and it takes the `]` of
+  // `[!]…]`/`[^]…]` for the end of the bracket: with the length wrong, nothing ever matches
+  if (pat.length > 2 && /\[[!^]\]/.test(pat)) { const m = matchLen(pat, false); if (m >= 0 && m !== matchLen(pat, true)) return v; }
   const rep = (m: string): string => repText(repPat, m, amp);
   const at = utf8 ? charStarts(v) : undefined;
   const n = at ? at.length - 1 : v.length;

@@ -6,10 +6,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   Tok, type ArithmExpr, type ArrayExpr, type Assign, type BinaryCmd, type CallExpr, type CaseClause, type Command, type DeclClause, type File, type ForClause, type IfClause,
-  type CoprocClause, type ExtGlob, type ParamExp, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
+  type CoprocClause, type ExtGlob, type Lit, type ParamExp, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
 } from './ast.ts';
 import { Arith, ArithError, hardArith } from './arith.ts';
-import { Expander, ansicQuote, assocKeyNeedsQuotes, needsAnsiC, scalarValue, shellQuote } from './expand.ts';
+import { Expander, ansicQuote, assocKeyNeedsQuotes, braceExpand, needsAnsiC, scalarValue, shellQuote } from './expand.ts';
 import { charUnits, hasHighBytes, hasUtf8Codeset, isUtf8LocaleName, localeExists, localeFallbacks, mapCharCase } from './utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { FdTable, OsFd, drainHeld, isSigPipe, makeFifoPath, makePipe, openFile, openPath, readAll, readPath, tryWriteSync, writeAll } from './io.ts';
@@ -257,6 +257,7 @@ export class Shell {
       expandWordSync: (w) => this.ex.literalSync(w, 'none'),
       expandText: async (t) => { const w = arithTextWord(t); return w ? (await this.ex.heredoc(w)).replace(/\n$/, '') : t; },
       spliceSource: (e, values) => spliceArith(this.source.src, e, values),
+      subscript: (n, t) => this.refSubscript(n, t),
       nodeText: (n) => this.assocKey(n),
       nodeTextSync: (n) => this.assocKeySync(n),
       indexError: (err, p) => this.subscriptError(err, p),
@@ -2208,7 +2209,8 @@ export class Shell {
     if (err instanceof ArithError && start === undefined && e) [start, end] = arithRange(this.source.src, e) ?? [];
     if (err instanceof ArithError && start !== undefined && end !== undefined && !err.expr) {
       const src = this.source.src;
-      err.expr = src.slice(start, end);
+      err.expr = src.slice(start, err.srcEnd ?? end);
+      if (err.srcEnd !== undefined && /[$`]/.test(err.expr)) err.expr = err.numberText;
       if (rawArith.size && err.expr.includes('__hpA')) err.expr = err.expr.replace(/ ?(__hpA\d+) \n*/g, (m, n: string) => rawArith.get(n) ?? m);
       if (err.tokenPos !== undefined && err.token === undefined) {
         err.token = src.slice(err.tokenPos, end).replace(/^\s+/, '');
@@ -2459,7 +2461,10 @@ export class Shell {
   }
 
   /** `traced`: a declaration's array under xtrace, shown as bash does once its values are expanded (`+ a=('x' ['3']='y')`). */
-  async assignArray(name: string, a: Assign, assocHint: boolean, traced = false): Promise<void> {
+  async assignArray(name: string, a: Assign, assocHint: boolean, traced = false, decl = false): Promise<void> {
+    const ref = this.getVarRaw(name);
+    // (a nameref without a target becomes the array; a plain assignment warns)
+    if (ref?.nameref && ref.str === undefined) { if (!decl) await this.err(`warning: ${name}: removing nameref attribute`); ref.nameref = false; }
     let v = this.resolveVar(name);
     if (v?.readonly) throw new ShellError(`${name}: readonly variable`, 1);
     const isAssoc = !!v?.assoc || assocHint;
@@ -2485,7 +2490,10 @@ export class Shell {
             m.set(k, v ? this.applyAttrs(v, x) : x);
             if (traced) shown.push(`[${sqTrace(k)}]=${sqTrace(x)}`);
           } else if (el.Value) {
-            await this.err(`${name}: '${await this.ex.literal(el.Value, 'none')}': must use subscript when assigning associative array`);
+            // (bash shows the word as written, single-quoted in a `declare`)
+            let w = wordSource(this.source.src, el.Value) ?? `'${await this.ex.literal(el.Value, 'none')}'`;
+            if (decl) w = `'${w.replace(/'/g, "'\\''")}'`;
+            await this.err(`${name}: ${w}: must use subscript when assigning associative array`);
           }
         }
         if (traced) await this.traceRaw(`${name}${a.Append ? '+=' : '='}(${shown.join(' ')})`);
@@ -2499,7 +2507,12 @@ export class Shell {
     // elements assigned before it)
     const items: ({ idx: ArithmExpr; val: string } | { vals: string[] })[] = [];
     for (const el of elems) {
-      if (el.Index) items.push({ idx: el.Index, val: el.Value ? await this.ex.literal(el.Value, 'assign') : '' });
+      // (brace expansion comes first: `[k]=a{b,c}` becomes the words `[k]=ab` `[k]=ac`, plain values)
+      if (el.Index && el.Value && braceExpand(el.Value)[0] !== el.Value) {
+        const mk = (value: string): Lit => ({ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: value });
+        const idx = el.Index.type === 'Word' ? el.Index.Parts : [mk(arithSource(this.source.src, el.Index) ?? '')];
+        items.push({ vals: await this.ex.fields([{ type: 'Word', Parts: [mk('['), ...idx, mk(']='), ...el.Value.Parts] }]) });
+      } else if (el.Index) items.push({ idx: el.Index, val: el.Value ? await this.ex.literal(el.Value, 'assign') : '' });
       else if (el.Value) items.push({ vals: await this.ex.fields([el.Value]) });
     }
     if (traced) {
@@ -2871,7 +2884,7 @@ function lastPos(n: unknown): number {
 
 /** An arithmetic error in `((…))`: bash names the command in the message. */
 function arithCmdError(e: unknown): unknown {
-  if (e instanceof ArithError && !e.subscript) e.expr = '((: ' + e.expr.replace(/^\s+/, '');
+  if (e instanceof ArithError && !e.subscript) e.expr = '((: ' + e.expr.replace(/^[ \t]+/, '');
   return e;
 }
 
@@ -3050,6 +3063,12 @@ function findCommandPos(st: Stmt): number {
     const end = wordEnd(c.Args[1]!);
     if (end !== undefined && end - 1 > st.Position) return end - 1;
   }
+  // (assignments alone: where the first one ends; `((…))`: its closing parentheses)
+  if (c?.type === 'CallExpr' && c.Args.length === 0 && c.Assigns[0]?.Value) {
+    const end = wordEnd(c.Assigns[0].Value);
+    if (end !== undefined && end - 1 > st.Position) return end - 1;
+  }
+  if (c?.type === 'ArithmCmd' && c.Right > st.Position) return c.Right;
   return st.Position;
 }
 
