@@ -424,6 +424,7 @@ export class Arith {
 
   /** The tree of a word's expanded value `s` (a number, or arithmetic text bash parses again). */
   private valueTree(e: Word, s: string): ANode {
+    this.wordText.set(e, s);
     const t = s.trim();
     if (t === '' && e === this.top) return { k: 'num', v: 0n };
     if (/^[0-9]+$/.test(t) && t.length < 19 && !(t.length > 1 && t[0] === '0')) return { k: 'num', v: BigInt(t) };
@@ -445,6 +446,19 @@ export class Arith {
       splice.error ??= err;
       return { k: 'num', v: 0n };
     }
+  }
+
+  /** The last expanded text of each word (bash's error messages show the expanded expression). */
+  private wordText = new WeakMap<Word, string>();
+
+  /** The expanded words of `e` (outside subscripts), for an error message's text. */
+  wordValues(e: ArithmExpr, out = new Map<Word, string>()): Map<Word, string> {
+    switch (e.type) {
+      case 'ParenArithm': case 'UnaryArithm': this.wordValues(e.X, out); break;
+      case 'BinaryArithm': this.wordValues(e.X, out); this.wordValues(e.Y, out); break;
+      case 'Word': { const v = this.wordText.get(e); if (v !== undefined) out.set(e, v); break; }
+    }
+    return out;
   }
 
   /** Arithmetic source text (kept raw by reparse.ts), expanded and parsed when it runs, like bash. */

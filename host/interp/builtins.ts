@@ -19,6 +19,8 @@ import { hasMeta, matchPattern } from './pattern.ts';
 import { isVirtualPid } from './virtual-pids.ts';
 import { sequenceLength } from './utf8-chars.ts';
 import { isName } from './names.ts';
+import { zoneAt } from './tzinfo.ts';
+import { formatLongDouble, fromNumber, parseLongDouble, type LongDouble } from './longdouble.ts';
 
 export type Builtin = (sh: Shell, args: string[]) => Promise<number>;
 export const builtins = new Map<string, Builtin>();
@@ -154,15 +156,17 @@ function numArg(s: string | undefined, errs: string[], unsigned = false): bigint
   return v;
 }
 
-function floatArg(s: string | undefined, errs: string[]): number {
-  if (s === undefined || s === '') return 0;
-  if (/^['"]/.test(s)) return s.length > 1 ? s.charCodeAt(1) : 0;
-  // (strtold's inf, infinity and nan, any case)
-  const special = /^\s*([+-]?)(inf(?:inity)?|nan)$/i.exec(s);
-  if (special) return /^n/i.test(special[2]!) ? NaN : special[1] === '-' ? -Infinity : Infinity;
-  const n = Number(s.trim());
-  if (Number.isNaN(n)) { errs.push(`${s}: invalid number`); return parseFloat(s) || 0; }
-  return n;
+
+function floatArgLd(s: string | undefined, errs: string[]): LongDouble {
+  if (s === undefined || s === '') return fromNumber(0);
+  if (/^['"]/.test(s)) return fromNumber(s.length > 1 ? s.charCodeAt(1) : 0);
+  const v = parseLongDouble(s);
+  if (v && 'special' in v && v.special === 'inf' && !/inf/i.test(s)) errs.push(`warning: ${s}: Numerical result out of range`);
+  if (v) return v;
+  errs.push(`${s}: invalid number`);
+  // (strtold's value: the longest prefix that is a number)
+  for (let k = s.length - 1; k > 0; k--) { const w = parseLongDouble(s.slice(0, k)); if (w) return w; }
+  return fromNumber(0);
 }
 
 function pad(s: string, width: number | undefined, left: boolean, zero = false): string {
@@ -177,57 +181,6 @@ function pad(s: string, width: number | undefined, left: boolean, zero = false):
   return ' '.repeat(width - s.length) + s;
 }
 
-/** Exact test: is |v| * 10^p exactly halfway between two integers? */
-function isExactTie(v: number, p: number): boolean {
-  if (!Number.isFinite(v) || v === 0) return false;
-  const dv = new DataView(new ArrayBuffer(8));
-  dv.setFloat64(0, Math.abs(v));
-  const hi = dv.getUint32(0), lo = dv.getUint32(4);
-  const expBits = (hi >>> 20) & 0x7ff;
-  let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
-  let e = expBits - 1075;
-  if (expBits === 0) e = -1074; else mant |= 1n << 52n;
-  if (e >= 0) return false;
-  const den = 1n << BigInt(-e);
-  const num = mant * 10n ** BigInt(p);
-  return (num * 2n) % den === 0n && num % den !== 0n;
-}
-
-function toFixedEven(v: number, p: number): string {
-  const scaled = Math.abs(v) * 10 ** p;
-  if (p <= 20 && scaled < 2 ** 52 && isExactTie(v, p)) {
-    let n = Math.floor(scaled);
-    if (n % 2 === 1) n += 1;
-    const str = n.toString().padStart(p + 1, '0');
-    const r = p ? str.slice(0, -p) + '.' + str.slice(-p) : str;
-    return (v < 0 ? '-' : '') + r;
-  }
-  return v.toFixed(p);
-}
-
-function cFloat(v: number, conv: string, prec: number | undefined, flags: string): string {
-  const p = prec ?? 6;
-  let s: string;
-  const lc = conv.toLowerCase();
-  if (!Number.isFinite(v)) s = Number.isNaN(v) ? 'nan' : v < 0 ? '-inf' : 'inf';
-  else if (lc === 'f') s = toFixedEven(v, p);
-  else if (lc === 'e') s = v.toExponential(p).replace(/e([+-])(\d)$/, 'e$10$2');
-  else {
-    const P = p === 0 ? 1 : p;
-    if (v === 0) s = '0';
-    else {
-      const exp = Math.floor(Math.log10(Math.abs(v)));
-      if (exp < -4 || exp >= P) s = v.toExponential(P - 1).replace(/e([+-])(\d)$/, 'e$10$2');
-      else s = v.toFixed(Math.max(0, P - 1 - exp));
-      if (!flags.includes('#')) s = s.replace(/(\.\d*?)0+(e|$)/, '$1$2').replace(/\.(e|$)/, '$1');
-    }
-  }
-  if (flags.includes('#') && p === 0 && (lc === 'f' || lc === 'e') && Number.isFinite(v)) s = s.replace(/^([^e]*)/, '$1.');
-  if (conv === conv.toUpperCase()) s = s.toUpperCase();
-  if (v >= 0 && flags.includes('+')) s = '+' + s;
-  else if (v >= 0 && flags.includes(' ')) s = ' ' + s;
-  return s;
-}
 
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -239,22 +192,31 @@ function exportedTz(sh: Shell): string | undefined {
 
 /** strftime(3) in the C locale for `printf '%(fmt)T'`; `tz` is the shell's TZ (IANA names and UTC). */
 export function strftime(fmt: string, secs: number, tz: string | undefined): string {
-  let zone: string | undefined = tz;
-  if (tz !== undefined && /^(UTC|GMT|UCT)?0?$/i.test(tz)) zone = 'UTC';
-  let fields: Record<string, string>;
-  try {
-    const f = new Intl.DateTimeFormat('en-US', { timeZone: zone || undefined, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', weekday: 'short', timeZoneName: 'short' });
-    fields = Object.fromEntries(f.formatToParts(new Date(secs * 1000)).map((p) => [p.type, p.value]));
-  } catch {
-    return strftime(fmt, secs, 'UTC');
+  let Y: number, mo: number, d: number, H: number, M: number, S: number, offMin: number, zname: string;
+  // the zone as glibc finds it (zone files, POSIX TZ strings); else ICU's
+  const z = zoneAt(tz, secs);
+  if (z) {
+    const t = new Date((secs + z.off) * 1000);
+    Y = t.getUTCFullYear(); mo = t.getUTCMonth(); d = t.getUTCDate(); H = t.getUTCHours(); M = t.getUTCMinutes(); S = t.getUTCSeconds();
+    offMin = Math.round(z.off / 60); zname = z.abbr;
+  } else {
+    let zone: string | undefined = tz;
+    if (tz !== undefined && /^(UTC|GMT|UCT)?0?$/i.test(tz)) zone = 'UTC';
+    let fields: Record<string, string>;
+    try {
+      const f = new Intl.DateTimeFormat('en-US', { timeZone: zone || undefined, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', weekday: 'short', timeZoneName: 'short' });
+      fields = Object.fromEntries(f.formatToParts(new Date(secs * 1000)).map((p) => [p.type, p.value]));
+    } catch {
+      return strftime(fmt, secs, 'UTC');
+    }
+    Y = Number(fields['year']); mo = Number(fields['month']) - 1; d = Number(fields['day']);
+    H = Number(fields['hour']) % 24; M = Number(fields['minute']); S = Number(fields['second']);
+    offMin = Math.round((Date.UTC(Y, mo, d, H, M, S) - secs * 1000) / 60000);
+    zname = fields['timeZoneName'] ?? 'UTC';
+    if (zname === 'GMT' && (zone === 'UTC' || zone === undefined)) zname = 'UTC';
   }
-  const Y = Number(fields['year']), mo = Number(fields['month']) - 1, d = Number(fields['day']);
-  const H = Number(fields['hour']) % 24, M = Number(fields['minute']), S = Number(fields['second']);
-  const offMin = Math.round((Date.UTC(Y, mo, d, H, M, S) - secs * 1000) / 60000);
   const wd = new Date(Date.UTC(Y, mo, d)).getUTCDay();
   const yday = Math.round((Date.UTC(Y, mo, d) - Date.UTC(Y, 0, 1)) / 86400000);
-  let zname = fields['timeZoneName'] ?? 'UTC';
-  if (zname === 'GMT' && (zone === 'UTC' || zone === undefined)) zname = 'UTC';
   const p2 = (n: number): string => String(n).padStart(2, '0');
   const sp2 = (n: number): string => String(n).padStart(2, ' ');
   const isoWeek = (): [number, number] => {
@@ -308,8 +270,31 @@ export function strftime(fmt: string, secs: number, tz: string | undefined): str
       default: return '%' + c;
     }
   };
-  return fmt.replace(/%[EO]?(.)/gs, (_, c: string) => conv(c));
+  // glibc's flags (`-` no padding, `_` blanks, `0` zeros, `^` upper case, `#` swapped case) and widths
+  const out = (fmt === '' ? '%X' : fmt).replace(/%([-_0^#]*)(\d*)([EO]?)(.)/gs, (all, flags: string, w: string, _m: string, c: string) => {
+    let r = conv(c);
+    if (r === '%' + c && c !== '%') return all;
+    const nat = NUM_WIDTH[c];
+    const width = w === '' ? 0 : Number(w);
+    const f = flags.includes('-') ? '-' : flags.includes('_') ? '_' : flags.includes('0') ? '0' : '';
+    if (nat !== undefined && /^\s*\d+$/.test(r)) {
+      const n = r.trim();
+      const ch = f === '_' || f === '-' ? ' ' : f === '0' ? '0' : nat[1];
+      r = f === '-' ? n : n.padStart(nat[0], f === '' ? nat[1] : ch);
+      if (width > r.length) r = r.padStart(width, ch);
+    } else if (width > r.length && f !== '-') r = r.padStart(width, f === '0' ? '0' : ' ');
+    if (flags.includes('^')) r = r.toUpperCase();
+    else if (flags.includes('#')) r = 'pPZ'.includes(c) ? r.toLowerCase() : 'aAbBh'.includes(c) ? r.toUpperCase() : r;
+    return r;
+  });
+  // (bash formats into a 128-byte buffer: a longer result is empty)
+  return out.length >= 128 ? '' : out;
 }
+/** strftime's numeric conversions: natural width and padding. */
+const NUM_WIDTH: Record<string, [number, string]> = {
+  d: [2, '0'], e: [2, ' '], H: [2, '0'], I: [2, '0'], j: [3, '0'], k: [2, ' '], l: [2, ' '], m: [2, '0'], M: [2, '0'], S: [2, '0'],
+  U: [2, '0'], V: [2, '0'], W: [2, '0'], y: [2, '0'], C: [2, '0'], g: [2, '0'], G: [1, '0'], Y: [1, '0'], s: [1, '0'], u: [1, '0'], w: [1, '0'],
+};
 
 /** A printf format, parsed once: literal text (escapes decoded), conversions, and where it is invalid. */
 type FmtPart =
@@ -365,7 +350,7 @@ function parseFormat(fmt: string, utf8: boolean): FmtPart[] {
 }
 
 /** `tz`: the zone for `%(…)T`, asked only when the format has one (reading it costs two variable lookups per call). */
-export function formatPrintf(fmt: string, args: string[], errs: string[], tz: () => string | undefined, startTime?: number, utf8 = false): { out: string; stop: boolean } {
+export function formatPrintf(fmt: string, args: string[], errs: string[], tz: () => string | undefined, startTime?: number, utf8 = false, errAt?: number[]): { out: string; stop: boolean } {
   const parts = parseFormat(fmt, utf8);
   let o = '';
   let ai = 0;
@@ -428,23 +413,31 @@ export function formatPrintf(fmt: string, args: string[], errs: string[], tz: ()
           break;
         }
         default: {
-          const v = floatArg(arg, errs);
-          o += pad(cFloat(v, conv, prec, flags), width, left, flags.includes('0'));
+          // (as the long double bash reads with strtold and prints with the C library's printf)
+          const v = floatArgLd(arg, errs);
+          let f = formatLongDouble(v, conv, prec, flags.includes('#'));
+          if (!v.neg && flags.includes('+')) f = '+' + f;
+          else if (!v.neg && flags.includes(' ')) f = ' ' + f;
+          o += pad(f, width, left, flags.includes('0') && !('special' in v));
         }
       }
     }
   };
-  once();
-  while (!stop && ai > 0 && ai < args.length) once();
+  // (`errAt`: for each error, how much output its pass of the format came after)
+  const pass = (): void => { const e0 = errs.length, o0 = o.length; once(); if (errAt) for (let k = e0; k < errs.length; k++) errAt.push(o0); };
+  pass();
+  while (!stop && ai > 0 && ai < args.length) pass();
   return { out: o, stop };
 }
 
 function bashQuote(s: string, utf8: boolean): string {
   if (s === '') return "''";
-  if (/^[a-zA-Z0-9_@%+=:,./-]+$/.test(s)) return s;
+  if (/^[a-zA-Z0-9_@%+=:./-]+$/.test(s)) return s;
   if (needsAnsiC(s, utf8)) return ansicQuote(s, utf8);
-  // (sh_backslash_quote: characters of a multibyte UTF-8 sequence are not quoted)
-  return s.replace(/([^a-zA-Z0-9_@%+=:,./\x80-\xff-])/g, '\\$1');
+  // (sh_backslash_quote: characters of a multibyte UTF-8 sequence are not quoted; `~` only where
+  // a tilde expansion could start, `#` only first)
+  return s.replace(/[^a-zA-Z0-9_@%+=:./\x80-\xff-]/g, (c, i: number) =>
+    (c === '~' && i > 0 && s[i - 1] !== '=' && s[i - 1] !== ':') || (c === '#' && i > 0) ? c : '\\' + c);
 }
 
 def(['printf'], async (sh, args) => {
@@ -461,12 +454,22 @@ def(['printf'], async (sh, args) => {
   const fmt = args[i];
   if (fmt === undefined) { await sh.writeFd(2, 'printf: usage: printf [-v var] format [arguments]\n'); return 2; }
   const errs: string[] = [];
-  const r = formatPrintf(fmt, args.slice(i + 1), errs, () => exportedTz(sh), sh.startTime, sh.utf8Escapes());
+  const errAt: number[] = [];
+  const r = formatPrintf(fmt, args.slice(i + 1), errs, () => exportedTz(sh), sh.startTime, sh.utf8Escapes(), errAt);
   if (varName) {
     if (/\[/.test(varName)) { const m = /^(.*?)\[(.*)\]$/.exec(varName)!; sh.setElem(m[1]!, await sh.refSubscriptAsync(m[1]!, m[2]!), r.out); }
     else sh.setVar(varName, r.out);
-  } else await out(sh, r.out);
-  for (const e of errs) await errOut(sh, 'printf', e);
+    for (const e of errs) await errOut(sh, 'printf', e);
+  } else {
+    // (bash's messages go out at once, its output at the end of each pass of the format: with
+    // 2>&1 a pass's errors come before its output)
+    let at = 0;
+    for (let k = 0; k < errs.length; k++) {
+      if (errAt[k]! > at) { await out(sh, r.out.slice(at, errAt[k])); at = errAt[k]!; }
+      await errOut(sh, 'printf', errs[k]!);
+    }
+    await out(sh, r.out.slice(at));
+  }
   return errs.some((e) => !e.startsWith('warning: ')) ? 1 : 0;
 });
 
@@ -873,8 +876,10 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
         const v = sh.getVarRaw(n);
         if (!v) continue;
         if (on.has('p') || want.length) await out(sh, sh.declareLine(n) + '\n');
-        else await out(sh, `${n}=${v.arr || v.assoc ? sh.declareLine(n).replace(/^declare -\S+ [^=]+=/, '') : shQuoteValue(v.str ?? '', sh.utf8Locale())}\n`);
+        else await out(sh, `${n}=${v.arr || v.assoc ? sh.declareLine(n).replace(/^declare -\S+ [^=]+=/, '') : shQuoteValue((n === 'SHELLOPTS' || n === 'BASHOPTS' ? sh.specialOrVar(n) : v.str) ?? '', sh.utf8Locale())}\n`);
       }
+      // (a bare `declare` lists the functions after the variables, as `set` does)
+      if (on.size === 0 && off.size === 0) await listFunctions(sh);
       return 0;
     }
     let st = 0;
@@ -1009,6 +1014,11 @@ function textArrayAssign(name: string, it: DeclItem): (Assign & { src: string })
     textAssigns.set(src, a ?? null);
   }
   return a ? { ...a, src } : undefined;
+}
+
+/** The function definitions `set` and a bare `declare` print after the variables. */
+async function listFunctions(sh: Shell): Promise<void> {
+  for (const f of [...sh.funcs.keys()].sort()) await out(sh, `${sh.functionText(f)}\n`);
 }
 
 /** bash's sh_single_quote (alias listings): always '…', control characters as they are. */
@@ -1158,7 +1168,8 @@ def(['unset'], async (sh, args) => {
         const v = sh.resolveVar(m[1]!);
         if (v?.readonly) throw new ShellError(`${m[1]}: cannot unset: readonly variable`, 1);
         if (v && !v.arr && !v.assoc && v.str !== undefined && (m[2] === '@' || m[2] === '*')) throw new ShellError(`${m[1]}: not an array variable`, 1);
-        if (m[2] === '@' || m[2] === '*') { if (v?.arr) v.arr.clear(); else if (v?.assoc) v.assoc.clear(); else sh.unsetVar(m[1]!); continue; }
+        // (bash 5.2: of an associative array, `@` and `*` are keys like any other)
+        if ((m[2] === '@' || m[2] === '*') && !v?.assoc) { if (v?.arr) v.arr.clear(); else sh.unsetVar(m[1]!); continue; }
         const sub = await sh.refSubscriptAsync(m[1]!, m[2]!);
         if (v?.assoc) v.assoc.delete(sub);
         else if (v?.arr) {
@@ -1218,8 +1229,7 @@ def(['set'], async (sh, args) => {
       const v = sh.getVarRaw(n)!;
       await out(sh, `${n}=${v.arr || v.assoc ? sh.declareLine(n).replace(/^declare -\S+ [^=]+=/, '') : shQuoteValue((n === 'SHELLOPTS' || n === 'BASHOPTS' ? sh.specialOrVar(n) : v.str) ?? '', sh.utf8Locale())}\n`);
     }
-    // (then the functions, but not in POSIX mode)
-    if (!sh.posix) for (const f of [...sh.funcs.keys()].sort()) await out(sh, `${sh.functionText(f)}\n`);
+    if (!sh.opts.posix) await listFunctions(sh);
     return 0;
   }
   let i = 1;
@@ -1419,7 +1429,7 @@ function hasIfsChar(s: string, ifs: string): boolean {
 function unbackslash(s: string): string { return s.replace(/\\(.)/gs, '$1'); }
 
 def(['read'], async (sh, args) => {
-  let raw = false, delim = '\n', max = -1, fd = 0, arr: string | undefined, prompt: string | undefined, exact = false;
+  let raw = false, delim = '\n', max = -1, fd = 0, arr: string | undefined, prompt: string | undefined, exact = false, uGiven = false;
   let deadline: number | undefined;
   let i = 1;
   for (; i < args.length; i++) {
@@ -1443,6 +1453,7 @@ def(['read'], async (sh, args) => {
         const v = val();
         if (!/^\s*[-+]?[0-9]+$/.test(v) || Number(v) < 0) { await errOut(sh, 'read', `${v}: invalid file descriptor specification`); return 1; }
         fd = Number(v);
+        uGiven = true;
       }
       else if (c === 'a') arr = val();
       else if (c === 'p') prompt = val();
@@ -1468,6 +1479,8 @@ def(['read'], async (sh, args) => {
     if (tty) await sh.writeFd(2, prompt);
   }
   let line: { text: string; eof: boolean } | null;
+  // (bash checks an fd given with -u first; a closed stdin fails at read(2))
+  if (!sh.fds.get(fd) && !uGiven) { await errOut(sh, 'read', `read error: ${fd}: Bad file descriptor`); return 1; }
   try { line = await readLine(sh, fd, exact ? '' : delim, max, raw, deadline, true); } catch (e) {
     if (e instanceof ShellError) { await errOut(sh, 'read', e.message); return 1; }
     if ((e as NodeJS.ErrnoException)?.code === 'EISDIR') { await errOut(sh, 'read', `read error: ${fd}: Is a directory`); return 1; }
@@ -1563,9 +1576,11 @@ def(['mapfile', 'readarray'], async (sh, args) => {
   }
   const name = args[i] ?? 'MAPFILE';
   if (!isName(name)) { await errOut(sh, args[0]!, `\`${name}': not a valid identifier`); return 1; }
-  if (!sh.fds.get(fd)) { await errOut(sh, args[0]!, `${fd}: invalid file descriptor: Bad file descriptor`); return 1; }
+  // (a closed fd named by -u is an error; a closed stdin only ends the input)
+  if (!sh.fds.get(fd) && fd !== 0) { await errOut(sh, args[0]!, `${fd}: invalid file descriptor: Bad file descriptor`); return 1; }
   const m = sh.lvalueArray(name);
   if (!hasOrigin) m.clear();
+  if (!sh.fds.get(fd)) return 0;
   let k = origin, n = 0;
   for (;;) {
     if (count && n >= count) break;
@@ -1597,7 +1612,10 @@ def(['eval'], async (sh, args) => {
     return 0;
   }
   sh.evalSyntaxError = false;
-  const st = await sh.evalString(src, 'eval', sh.lineOf(sh.curPos));
+  // (xtrace shows the commands of an eval string one level deeper, as bash does)
+  sh.traceLevel++;
+  let st: number;
+  try { st = await sh.evalString(src, 'eval', sh.lineOf(sh.curPos)); } finally { sh.traceLevel--; }
   // (a syntax error: in POSIX mode the shell exits, see Shell.callArgs)
   if (sh.evalSyntaxError) { sh.evalSyntaxError = false; sh.usageFailed = true; }
   return st;
@@ -1639,6 +1657,7 @@ def(['source', '.'], async (sh, args) => {
   sh.setSource(parsed.src, file, file);
   sh.errName = file;
   sh.sourcing++;
+  sh.traceLevel++; // (xtrace: a sourced file's commands one level deeper)
   // a call frame, as bash shows it in FUNCNAME, BASH_SOURCE and BASH_LINENO
   sh.funcNames.push('source'); sh.funcLines.push(line); sh.funcFiles.push(file);
   try {
@@ -1660,6 +1679,7 @@ def(['source', '.'], async (sh, args) => {
     return st;
   } finally {
     sh.sourcing--;
+    sh.traceLevel--;
     sh.funcNames.pop(); sh.funcLines.pop(); sh.funcFiles.pop();
     sh.source = savedSrc;
     sh.errName = savedErr;

@@ -63,8 +63,6 @@ export function newShell(o: RunOptions = {}): Shell {
   if (!g.has('PS4')) g.set('PS4', { str: '+ ' });
   if (!g.has('OPTIND')) g.set('OPTIND', { str: '1', integer: true });
   if (!g.has('PATH')) g.set('PATH', { str: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' });
-  // (bash sets SHELL, unexported, to the user's login shell when the environment has none)
-  if (!g.has('SHELL')) g.set('SHELL', { str: loginShell() });
   g.set('BASH_VERSION', { str: '5.2.15(1)-release' });
   g.set('BASH_VERSINFO', { arr: new Map([[0, '5'], [1, '2'], [2, '15'], [3, '1'], [4, 'release'], [5, 'x86_64-pc-linux-gnu']]), readonly: true });
   g.set('PPID', { str: String(process.ppid), readonly: true, integer: true });
@@ -73,6 +71,8 @@ export function newShell(o: RunOptions = {}): Shell {
   g.set('SHLVL', { str: String((Number(env['SHLVL']) || 0) + 1), exported: true });
   // (bash keeps these from the environment when they are there)
   if (!g.has('HOSTNAME')) g.set('HOSTNAME', { str: toBytes(os_hostname()) });
+  // (bash sets SHELL, not exported, to the user's login shell when the environment has none)
+  if (!g.has('SHELL')) g.set('SHELL', { str: toBytes(loginShell()) });
   if (!g.has('OSTYPE')) g.set('OSTYPE', { str: 'linux-gnu' });
   if (!g.has('HOSTTYPE')) g.set('HOSTTYPE', { str: 'x86_64' });
   if (!g.has('MACHTYPE')) g.set('MACHTYPE', { str: 'x86_64-pc-linux-gnu' });
@@ -93,10 +93,6 @@ export function newShell(o: RunOptions = {}): Shell {
   sh.params = o.params ?? [];
   sh.procGroups = o.procGroups ?? !(safeTty(0) || safeTty(1) || safeTty(2));
   return sh;
-}
-
-function loginShell(): string {
-  try { return userInfo().shell || '/bin/sh'; } catch { return '/bin/sh'; }
 }
 
 // bash runs an executable without `#!` in a subshell reset to a new shell's state: exported
@@ -124,6 +120,7 @@ function sameFile(a: string, b: string): boolean {
   } catch { return false; }
 }
 function isDir(p: string): boolean { try { return fs.statSync(Buffer.from(p, 'latin1')).isDirectory(); } catch { return false; } }
+function loginShell(): string { try { return userInfo().shell || '/bin/sh'; } catch { return '/bin/sh'; } }
 function os_hostname(): string { try { return fs.readFileSync('/proc/sys/kernel/hostname', 'utf8').trim(); } catch { return 'localhost'; } }
 function safeTty(fd: number): boolean { try { return isatty(fd); } catch { return false; } }
 

@@ -55,7 +55,7 @@ class FieldBuilder {
   /** `flat`: a word expanded without splitting (assignment, redirection, `[[ ]]`…): lists join into one string. */
   constructor(readonly ifs: string, readonly flat = false) {}
   /** Quoted text, or unquoted literal text (which can carry glob meta characters). */
-  addQuoted(s: string): void { this.cur.val += s; this.cur.pat += escPat(s); this.cur.keep = true; this.afterWsDelim = false; }
+  addQuoted(s: string): void { this.cur.val += s; this.cur.pat += this.bsLit && s.includes('&') ? escPat(s).replace(/&/g, '\\&') : escPat(s); this.cur.keep = true; this.afterWsDelim = false; }
   addLiteral(val: string, pat: string): void {
     this.cur.val += val; this.cur.pat += pat;
     if (val !== '' || pat !== '') { this.cur.keep = true; this.afterWsDelim = false; }
@@ -212,7 +212,8 @@ function expandBraceToks(toks: BTok[]): BTok[][] {
       const seq = seqExpand(toks.slice(i + 1, close));
       if (!seq) continue;
       const posts = expandBraceToks(toks.slice(close + 1));
-      for (const s of seq) for (const px of posts) out.push(joinToks(pre, s, px));
+      // (a backslash between `Z` and `a` is quote-removed: an empty word that stays, as in bash)
+      for (const s of seq) for (const px of posts) out.push(joinToks(pre, s === '\\' ? [EMPTY_QUOTED] : s, px));
       return out;
     }
     const posts = expandBraceToks(toks.slice(close + 1));
@@ -225,6 +226,8 @@ function expandBraceToks(toks: BTok[]): BTok[][] {
   }
   return [toks];
 }
+
+const EMPTY_QUOTED: WordPart = { type: 'SglQuoted', Left: 0, Right: 0, Dollar: false, Value: '' };
 
 /** `pre`, `mid` and `post` in one list (concat() costs more than the copy at 50,000 items). */
 function joinToks(pre: BTok[], mid: BTok[] | string, post: BTok[]): BTok[] {
@@ -687,7 +690,7 @@ export class Expander {
       if (c === '\\' && i + 1 < v.length) {
         const n = v[++i]!;
         if (n === '\n') continue;
-        val += n; pat += escPat(n);
+        val += n; pat += fb.bsLit && n === '&' ? '\\&' : escPat(n);
         continue;
       }
       val += c; pat += c;
@@ -870,6 +873,10 @@ export class Expander {
       }
     }
 
+    if (pe.Length && !indirUnset && (indexWord === '@' || indexWord === '*') && !(badSubst.size && badSubst.has(name))) {
+      const n = sh.elementCount(name);
+      if (n !== undefined) return { vals: [String(n)], list: false, star: false };
+    }
     const lk = indirUnset ? { vals: [''], list: false, star: false, isSet: false } : this.lookup(name, indexWord);
     let vals = lk.vals;
     const { list, star, isSet } = lk;
@@ -946,7 +953,9 @@ export class Expander {
         const key = (k: string): string => (!assoc || !assocKeyNeedsQuotes(k, utf8) ? k : dquote(k));
         return { vals: [pairs.map(([k, x]) => `${key(k)} ${dquote(x)}`).join(' ') + (assoc && pairs.length ? ' ' : '')], list: false, star: false };
       }
-      vals = vals.map((v) => this.transform(v, op, indirUnset ? '' : name, isSet)); // (an indirection to nothing has no attributes)
+      // (`P`: the prompt's expansions too, as promptvars does)
+      if (op === 'P') { const out: string[] = []; for (const v of vals) out.push(await this.promptString(v)); vals = out; }
+      else vals = vals.map((v) => this.transform(v, op, indirUnset ? '' : name, isSet)); // (an indirection to nothing has no attributes)
       // (an array with no elements: only a declared-but-unassigned one still shows its attributes)
       if (op === 'a' && vals.length === 0) vals = list && !sh.resolveVar(name)?.declOnly ? [] : [sh.attrString(name)];
       if (op === 'A' && list) {
@@ -1338,6 +1347,10 @@ export class Expander {
     const name = pe.Param.Value;
     const indexWord = pe.Index ? sh.subscriptTextSync(name, pe.Index) : undefined;
     if (indexWord === '' && sh.resolveVar(name)?.assoc) void sh.err(`${name}: bad array subscript`);
+    if (pe.Length && (indexWord === '@' || indexWord === '*') && !(badSubst.size && badSubst.has(name))) {
+      const n = sh.elementCount(name);
+      if (n !== undefined) return { vals: [String(n)], list: false, star: false };
+    }
     const lk = this.lookup(name, indexWord);
     let vals = lk.vals;
     const { list, isSet } = lk;
@@ -1413,13 +1426,16 @@ export class Expander {
    * show), then the prompt escapes. An expansion error is reported and the text kept as it is.
    */
   async promptString(v: string): Promise<string> {
-    const p = /[$`]/.test(v) ? promptTextWord(v) : null;
-    if (p) {
+    // (bash's decode_prompt_string: the backslash escapes first, their results quoted, then the expansions)
+    const d = this.promptEscapes(v, true);
+    const p = /[$`\\]/.test(d) ? promptTextWord(d) : null;
+    if (!p) return this.promptEscapes(v);
+    {
       const sh = this.sh, x = sh.opts.xtrace, st = sh.status, source = sh.source;
       sh.opts.xtrace = false;
       // (the word's positions are in the prompt's own text, which error messages quote)
       sh.source = { ...source, src: p.src };
-      try { v = (await this.heredoc(p.word)).replace(/\n$/, ''); } catch (e) {
+      try { return (await this.heredoc(p.word)).replace(/\n$/, ''); } catch (e) {
         if (!(e instanceof ShellError) && !(e instanceof ArithError)) throw e;
         sh.source = source;
         await sh.err(e instanceof ArithError ? e.report() : e.message);
@@ -1429,14 +1445,21 @@ export class Expander {
   }
 
   /** `${x@P}`: bash's prompt backslash escapes (the later parameter/command expansion is not done). */
-  private promptEscapes(v: string): string {
+  private promptEscapes(v: string, quote = false): string {
     if (!v.includes('\\')) return v;
+    // (`quote`: what an escape gives is kept from the expansions that follow)
+    const q = (r: string): string => (quote ? r.replace(/[\\$`]/g, '\\$&') : r);
     const sh = this.sh;
     const pwd = sh.getVar('PWD') ?? sh.cwd;
     const home = sh.getVar('HOME');
     const host = os.hostname();
     const pad = (n: number): string => String(n).padStart(2, '0');
     return v.replace(/\\([0-7]{1,3}|.)/gs, (m, c: string) => {
+      const r = one(m, c);
+      // (bash gives `\\` a backslash that the expansions then see)
+      return r === m || c === '\\' ? r : q(r);
+    });
+    function one(m: string, c: string): string {
       const d = new Date();
       switch (c) {
         case 'a': return '\x07';
@@ -1461,7 +1484,7 @@ export class Expander {
           if (/^[0-7]+$/.test(c)) return String.fromCharCode(parseInt(c, 8) & 255);
           return m;
       }
-    });
+    }
   }
 
   private transform(v: string, op: string, name: string, isSet: boolean): string {

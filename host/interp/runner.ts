@@ -566,7 +566,7 @@ export class Shell {
     if (v?.assoc) return v.assoc.get(idx);
     let i = Number(idx);
     if (v?.arr && !v.declOnly) {
-      if (i < 0) { const keys = [...v.arr.keys()]; const max = keys.length ? Math.max(...keys) : -1; i = max + 1 + i; }
+      if (i < 0) i = maxKey(v.arr) + 1 + i;
       if (i < 0) this.badSubscript(name);
       return v.arr.get(i);
     }
@@ -591,9 +591,7 @@ export class Shell {
     if (!v.arr) { v.arr = new Map(); if (v.str !== undefined) v.arr.set(0, v.str); v.str = undefined; }
     let i = Number(idx);
     if (i < 0) {
-      const keys = [...v.arr.keys()];
-      const max = keys.length ? Math.max(...keys) : -1;
-      i = max + 1 + i;
+      i = maxKey(v.arr) + 1 + i;
       if (i < 0) throw new ShellError(`${name}[${idx}]: bad array subscript`, 1);
     }
     const cur = v.arr.get(i) ?? '';
@@ -661,8 +659,23 @@ export class Shell {
     const v = this.resolveVar(name);
     if (!v) return [];
     if (v.assoc) return assocOrder(v.assoc).map((e) => e[1]);
-    if (v.arr) return [...v.arr.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+    if (v.arr) {
+      // (elements added in index order, the usual case, need no sort)
+      let last = -1, sorted = true;
+      for (const k of v.arr.keys()) { if (k < last) { sorted = false; break; } last = k; }
+      return sorted ? [...v.arr.values()] : [...v.arr.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+    }
     return v.str === undefined ? [] : [v.str];
+  }
+
+  /** `${#a[@]}` of an existing array without listing its values; undefined: take arrayValues' way. */
+  elementCount(name: string): number | undefined {
+    if (this.isStackVar(name)) return undefined;
+    // (a nameref takes the general path: one to `a[@]` or `a[i]` counts as bash counts it)
+    if (this.getVarRaw(name)?.nameref) return undefined;
+    const v = this.resolveVar(name);
+    if (!v || v.declOnly) return undefined;
+    return v.assoc ? v.assoc.size : v.arr ? v.arr.size : undefined;
   }
 
   /** Names of the set variables (with `all`, also those declared without a value). */
@@ -1274,7 +1287,11 @@ export class Shell {
       case 'TestClause':
         if (!testSyncable(this, c.X) || this.errexitArmed()) return undefined;
         this.startSync(st);
-        try { return this.endSync(evalTest(this, c.X) as number); } catch (e) { this.replayError = { e }; return undefined; }
+        try {
+          const r = evalTest(this, c.X);
+          // (a promise only after an arithmetic error it reports)
+          return typeof r === 'number' ? this.endSync(r) : r.then((v) => this.endSync(v));
+        } catch (e) { this.replayError = { e }; return undefined; }
       case 'BinaryCmd':
         if (c.Op !== Tok.andAnd && c.Op !== Tok.orOr) return undefined;
         this.curPos = st.Position;
@@ -1802,6 +1819,13 @@ export class Shell {
         const st = c.Stmt ? await this.stmt(c.Stmt) : 0;
         const dt = Number(process.hrtime.bigint() - t0) / 1e9;
         const fmt = (x: number): string => `${Math.floor(x / 60)}m${(x % 60).toFixed(3)}s`;
+        const tf = c.PosixFormat ? undefined : this.getVar('TIMEFORMAT');
+        if (tf !== undefined) {
+          const bad = /%(.?)/.exec(tf.replace(/%(?:[0-9]?l?[RUS]|P|%)/g, ''));
+          if (bad) await this.err(`TIMEFORMAT: \`${bad[1]}': invalid format character`);
+          else if (tf !== '') await this.writeFd(2, timeFormat(tf, dt) + '\n');
+          return st;
+        }
         await this.writeFd(2, c.PosixFormat ? `real ${dt.toFixed(2)}\nuser 0.00\nsys 0.00\n` : `\nreal\t${fmt(dt)}\nuser\t0m0.000s\nsys\t0m0.000s\n`);
         return st;
       }
@@ -1912,6 +1936,8 @@ export class Shell {
     // newline on stdout and ends the loop with status 1
     let st = 0;
     let showMenu = true;
+    // (bash traces the head once, words unexpanded)
+    if (this.opts.xtrace) await this.traceRaw(`select ${name} in ${c.Loop.type === 'WordIter' && c.Loop.InPos ? c.Loop.Items.map((w) => wordSource(this.source.src, w) ?? '').join(' ') : '"$@"'}`);
     for (;;) {
       let menu = '';
       if (showMenu) items.forEach((it, i) => { menu += `${i + 1}) ${it}\n`; });
@@ -2209,11 +2235,14 @@ export class Shell {
     if (err instanceof ArithError && start === undefined && e) [start, end] = arithRange(this.source.src, e) ?? [];
     if (err instanceof ArithError && start !== undefined && end !== undefined && !err.expr) {
       const src = this.source.src;
-      err.expr = src.slice(start, err.srcEnd ?? end);
+      // (bash shows the text after its expansions: `$1 / 0` with $1=3 is `3 / 0`)
+      const values = e ? this.arith.wordValues(e) : undefined;
+      const text = (a: number, b: number): string => values?.size ? spliceRange(src, a, b, values) : src.slice(a, b);
+      err.expr = text(start, err.srcEnd ?? end);
       if (err.srcEnd !== undefined && /[$`]/.test(err.expr)) err.expr = err.numberText;
       if (rawArith.size && err.expr.includes('__hpA')) err.expr = err.expr.replace(/ ?(__hpA\d+) \n*/g, (m, n: string) => rawArith.get(n) ?? m);
       if (err.tokenPos !== undefined && err.token === undefined) {
-        err.token = src.slice(err.tokenPos, end).replace(/^\s+/, '');
+        err.token = text(err.tokenPos, end).replace(/^\s+/, '');
         if (err.message === 'exponent less than 0') err.token = powErrorToken(err.token);
       }
     }
@@ -2421,7 +2450,7 @@ export class Shell {
   }
 
   private assignError(e: unknown): unknown {
-    if (e instanceof ShellError && !e.fatal && !(e instanceof DiscardError) && /readonly variable$/.test(e.message)) return new DiscardError(e.message, 1, false, true);
+    if (e instanceof ShellError && !e.fatal && !(e instanceof DiscardError) && /readonly variable$|^\S+\[.*\]: bad array subscript$/.test(e.message)) return new DiscardError(e.message, 1, false, true);
     return e;
   }
 
@@ -2522,13 +2551,13 @@ export class Shell {
     const m = a.Append && v?.arr ? v.arr : a.Append && v?.str !== undefined ? new Map([[0, v.str]]) : new Map<number, string>();
     const w = this.lvalue(name);
     w.arr = m; w.assoc = undefined; w.str = undefined; w.declOnly = undefined;
-    let next = m.size ? Math.max(...m.keys()) + 1 : 0;
+    let next = maxKey(m) + 1;
     const put = (i: number, x: string): void => { m.set(i, this.applyAttrs(w, x)); };
     for (const it of items) {
       if ('idx' in it) {
         let i = Number(await this.arithAst(it.idx));
         if (i < 0) {
-          const max = m.size ? Math.max(...m.keys()) : -1;
+          const max = maxKey(m);
           if (max + 1 + i < 0) { await this.err(`[${arithSource(this.source.src, it.idx) ?? i}]=${it.val}: bad array subscript`); continue; }
           i = max + 1 + i;
         }
@@ -2978,6 +3007,47 @@ function spliceArith(src: string, e: ArithmExpr, values: Map<Word, string>, toCl
     at = b;
   }
   return out + src.slice(at, whole[1]);
+}
+
+/**
+ * bash's TIMEFORMAT for `time`: `%[p][l]R`, `U`, `S` (seconds, `p` fraction digits, 3 by default,
+ * truncated; `l`: MMmSS.FFs), `%P` (CPU percentage), `%%`. User and system times are not measured (0).
+ */
+function timeFormat(f: string, real: number): string {
+  return f.replace(/%(?:([0-9]?)(l?)([RUS])|(P)|%)/g, (m, p: string, l: string, k: string, pc: string) => {
+    if (m === '%%') return '%';
+    if (pc) return real > 0 ? '0.00' : '100.00';
+    const secs = k === 'R' ? real : 0;
+    const digits = p === '' ? 3 : Math.min(Number(p), 3);
+    const ms = Math.floor(secs * 1000);
+    const whole = l ? Math.floor(ms / 1000) % 60 : Math.floor(ms / 1000);
+    const frac = digits ? '.' + String(ms % 1000).padStart(3, '0').slice(0, digits) : '';
+    return l ? `${Math.floor(ms / 60000)}m${whole}${frac}s` : `${whole}${frac}`;
+  });
+}
+
+/** The highest index of an indexed array, -1 when it has none (a loop: no spread, whatever the size). */
+function maxKey(m: Map<number, unknown>): number {
+  let max = -1;
+  for (const k of m.keys()) if (k > max) max = k;
+  return max;
+}
+
+/** src[a, b) with each word of `values` that lies inside it replaced by its text. */
+function spliceRange(src: string, a: number, b: number, values: Map<Word, string>): string {
+  const cuts: [number, number, string][] = [];
+  for (const [w, v] of values) {
+    const r = arithRange(src, w);
+    if (r && r[0] >= a && r[1] <= b) cuts.push([r[0], r[1], v]);
+  }
+  cuts.sort((x, y) => x[0] - y[0]);
+  let out = '', at = a;
+  for (const [x, y, v] of cuts) {
+    if (x < at) continue;
+    out += src.slice(at, x) + v;
+    at = y;
+  }
+  return out + src.slice(at, b);
 }
 
 /** Source range of an arithmetic expression node, when it can be determined. */

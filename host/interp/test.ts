@@ -1,8 +1,9 @@
 // `[[ ... ]]` (over the AST) and `test` / `[` (over argv).
 import * as fs from 'node:fs';
-import { Tok, type TestExpr, type Word } from './ast.ts';
+import { Tok, type BinaryTest, type TestExpr, type UnaryTest, type Word } from './ast.ts';
 import type { Shell } from './runner.ts';
 import { ShellError } from './errors.ts';
+import { ArithError } from './arith.ts';
 import { matchExtPattern } from './pattern.ts';
 import { parse } from './parser.ts';
 import { ereInvalid, ereToJs } from './regex.ts';
@@ -55,7 +56,8 @@ export function unaryTest(sh: Shell, op: number, x: string): boolean {
     case Tok.tsOptSet: return (sh.specialOrVar('SHELLOPTS') ?? '').split(':').includes(x);
     case Tok.tsVarSet: {
       const m = /^([a-zA-Z_][a-zA-Z0-9_]*)\[(.*)\]$/.exec(x);
-      if (m) return (m[2] === '@' || m[2] === '*') ? sh.arrayValues(m[1]!).length > 0 : sh.getElem(m[1]!, sh.refSubscript(m[1]!, m[2]!)) !== undefined;
+      // (`@` and `*` of an associative array are keys like any other)
+      if (m) return (m[2] === '@' || m[2] === '*') && !sh.resolveVar(m[1]!)?.assoc ? sh.arrayValues(m[1]!).length > 0 : sh.getElem(m[1]!, sh.refSubscript(m[1]!, m[2]!)) !== undefined;
       if (/^[0-9]+$/.test(x)) return sh.specialOrVar(x) !== undefined;
       const v = sh.resolveVar(x);
       return !!v && (v.str !== undefined || (v.arr?.has(0) ?? false) || (v.assoc?.has('0') ?? false));
@@ -96,10 +98,77 @@ export function binaryTest(sh: Shell, op: number, x: string, y: string, strictIn
 }
 
 /**
+ * `[[ ]]`'s tree with bash's precedence. mvdan-sh v3.5.1 reads `X && REST`, `X || REST` and
+ * `! REST` with everything after the operator as its right side (`a && b || c` is `a && (b || c)`,
+ * `! a || b` is `!(a || b)`); bash binds `!` tightest, then `&&`, then `||`, left to right. The
+ * chain is flattened in source order and built again (cached per node).
+ */
+function withPrecedence(e: TestExpr): TestExpr {
+  if (e.type === 'Word') return e;
+  let r = fixedTests.get(e);
+  if (r !== undefined) return r;
+  type Item = TestExpr | BinaryTest | UnaryTest;
+  const items: { neg: UnaryTest[]; x: TestExpr }[] = [];
+  const ops: BinaryTest[] = [];
+  let neg: UnaryTest[] = [];
+  const flat = (n: TestExpr): void => {
+    if (n.type === 'BinaryTest' && (n.Op === Tok.andAnd || n.Op === Tok.orOr)) { flat(n.X); ops.push(n); flat(n.Y); return; }
+    if (n.type === 'UnaryTest' && n.Op === Tok.exclMark) { neg.push(n); flat(n.X); return; }
+    let x: TestExpr = n;
+    if (n.type === 'ParenTest') { const inner = withPrecedence(n.X); if (inner !== n.X) x = { ...n, X: inner }; }
+    items.push({ neg, x });
+    neg = [];
+  };
+  flat(e);
+  const prim = (i: number): TestExpr => {
+    let x = items[i]!.x;
+    const ns = items[i]!.neg;
+    for (let k = ns.length - 1; k >= 0; k--) x = { ...ns[k]!, X: x };
+    return x;
+  };
+  // items[i] and ops[i] (between items i and i+1)
+  const terms: TestExpr[] = [];
+  const orOps: BinaryTest[] = [];
+  let cur = prim(0);
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i]!;
+    if (op.Op === Tok.andAnd) cur = { ...op, X: cur, Y: prim(i + 1) };
+    else { terms.push(cur); orOps.push(op); cur = prim(i + 1); }
+  }
+  terms.push(cur);
+  r = terms[0]!;
+  for (let i = 0; i < orOps.length; i++) r = { ...orOps[i]!, X: r, Y: terms[i + 1]! };
+  // (unchanged shape: keep the original node, so per-node caches stay shared)
+  if (sameTree(r, e)) r = e;
+  fixedTests.set(e, r);
+  return r;
+  function sameTree(a: Item, b: Item): boolean {
+    if (a === b) return true;
+    if (a.type !== b.type) return false;
+    if (a.type === 'BinaryTest' && b.type === 'BinaryTest') return a.Op === b.Op && sameTree(a.X, b.X) && sameTree(a.Y, b.Y);
+    if (a.type === 'UnaryTest' && b.type === 'UnaryTest') return a.Op === b.Op && sameTree(a.X, b.X);
+    if (a.type === 'ParenTest' && b.type === 'ParenTest') return a.X === b.X;
+    return false;
+  }
+}
+const fixedTests = new WeakMap<TestExpr, TestExpr>();
+
+/** binaryTest in `[[ ]]`: an arithmetic error in an operand is reported (`[[: …`) and the primary is false, like bash. */
+function condBinary(sh: Shell, op: number, x: string, y: string): boolean | Promise<boolean> {
+  try {
+    return binaryTest(sh, op, x, y, false);
+  } catch (e) {
+    if (!(e instanceof ArithError)) throw e;
+    return sh.err(`[[: ${e.report()}`).then(() => false);
+  }
+}
+
+/**
  * Evaluates `[[ expr ]]`; returns the exit status — without a promise when every word in it
  * expands synchronously (testSyncable), so Shell.stmtSync can run it.
  */
 export function evalTest(sh: Shell, e: TestExpr): number | Promise<number> {
+  e = withPrecedence(e);
   try {
     const r = ev(sh, e);
     return typeof r === 'boolean' ? (r ? 0 : 1) : r.then((v) => (v ? 0 : 1), badRegexStatus);
@@ -115,6 +184,7 @@ function badRegexStatus(x: unknown): number {
 
 /** Whether evalTest(e) runs without a promise: every word expands synchronously (cached per node). */
 export function testSyncable(sh: Shell, e: TestExpr): boolean {
+  e = withPrecedence(e);
   let r = syncTests.get(e);
   if (r === undefined) {
     switch (e.type) {
@@ -160,7 +230,7 @@ function ev(sh: Shell, e: TestExpr): boolean | Promise<boolean> {
       return then(literal(sh, e.X as Word), (x) => {
         if (op === Tok.equal || op === Tok.assgn || op === Tok.nequal) return then(pattern(sh, y as Word), (pat) => patternTest(sh, op, x, pat));
         if (op === Tok.tsReMatch) return then(sh.ex.regexWord(y as Word), (re) => regexTest(sh, x, re));
-        return then(literal(sh, y as Word), (t) => binaryTest(sh, op, x, t, false));
+        return then(literal(sh, y as Word), (t) => condBinary(sh, op, x, t));
       });
     }
     case 'Word': {
@@ -287,6 +357,7 @@ const binNames: Record<number, string> = {
  * one as `''`), a `!` only when it applies to the primary itself.
  */
 export async function evalTestTraced(sh: Shell, e: TestExpr): Promise<number> {
+  e = withPrecedence(e);
   try { return (await evTraced(sh, e)) ? 0 : 1; } catch (x) { return badRegexStatus(x); }
 }
 
@@ -320,7 +391,7 @@ async function evTraced(sh: Shell, e: TestExpr): Promise<boolean> {
       } else {
         const y = await literal(sh, e.Y as Word);
         await trace(`${shown(x)} ${binNames[op] ?? '?'} ${shown(y)}`);
-        v = binaryTest(sh, op, x, y, false);
+        v = await condBinary(sh, op, x, y);
       }
       break;
     }
