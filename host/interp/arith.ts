@@ -405,6 +405,8 @@ export class Arith {
         const p = e.Parts.length === 1 ? e.Parts[0]! : undefined;
         if (p && p.type === 'Lit' && rawArith.has(p.Value)) return this.textTree(rawArith.get(p.Value)!);
         if (p && p.type === 'Lit' && isName(p.Value)) return { k: 'var', name: p.Value };
+        const bad = p && notElementRef(p);
+        if (bad !== undefined) return this.valueTree(e, bad, true);
         if (p && isElementRef(p)) {
           const name = p.Param.Value, index = p.Index!;
           if (!isName(name)) throw badElementBase(p);
@@ -423,15 +425,15 @@ export class Arith {
   }
 
   /** The tree of a word's expanded value `s` (a number, or arithmetic text bash parses again). */
-  private valueTree(e: Word, s: string): ANode {
+  private valueTree(e: Word, s: string, splice_ = false): ANode {
     this.wordText.set(e, s);
     const t = s.trim();
     if (t === '' && e === this.top) return { k: 'num', v: 0n };
-    if (/^[0-9]+$/.test(t) && t.length < 19 && !(t.length > 1 && t[0] === '0')) return { k: 'num', v: BigInt(t) };
+    if (!splice_ && /^[0-9]+$/.test(t) && t.length < 19 && !(t.length > 1 && t[0] === '0')) return { k: 'num', v: BigInt(t) };
     // More than one operand or token: bash expands the expression's text before parsing it, so the
     // value's operators bind with their neighbours (`$x*3` with x='1+2' is 1+2*3). Recorded here,
     // re-read from the spliced text by withSplices once every word is expanded (each exactly once).
-    const splice = !OPERAND_RE.test(t) ? (this.spliced ??= { values: new Map(), error: undefined }) : undefined;
+    const splice = splice_ || !OPERAND_RE.test(t) ? (this.spliced ??= { values: new Map(), error: undefined }) : undefined;
     splice?.values.set(e, s);
     try {
       // (`let`'s words are not expanded again by it, but their subscripts are, when used)
@@ -564,6 +566,8 @@ export class Arith {
       case 'Word': {
         const p = e.Parts.length === 1 ? e.Parts[0]! : undefined;
         if (p && p.type === 'Lit' && isName(p.Value)) return { k: 'var', name: p.Value };
+        const bad = p && notElementRef(p);
+        if (bad !== undefined) return this.valueTree(e, bad, true);
         if (p && isElementRef(p)) {
           this.dynamic = true;
           const name = p.Param.Value, index = p.Index!;
@@ -654,6 +658,16 @@ function badElementBase(p: ParamExp): ArithError {
   const e = new ArithError('syntax error: invalid arithmetic operator');
   e.tokenPos = p.Param.ValueEnd;
   return e;
+}
+
+/**
+ * `1[2]`: mvdan-sh reads a subscript after a number or special parameter as an element of it;
+ * for bash it is that text, which then fails to parse (`invalid arithmetic operator`).
+ */
+function notElementRef(p: WordPart): string | undefined {
+  if (p.type !== 'ParamExp' || !p.Short || p.Index?.type !== 'Word' || isName(p.Param.Value)) return undefined;
+  const parts = p.Index.Parts;
+  return parts.every((q) => q.type === 'Lit') ? `${p.Param.Value}[${parts.map((q) => (q as { Value: string }).Value).join('')}]` : undefined;
 }
 
 /** `a[i]` / `${a[i]}` without operators: a variable reference with a subscript. */

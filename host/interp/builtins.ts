@@ -899,6 +899,7 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
     if (name === '-' && variant === 'local' && it.value === undefined) { sh.saveLocalOpts(); continue; }
     if (!isName(name)) { await errOut(sh, variant, `\`${name}${it.value !== undefined ? '=' + it.value : ''}': not a valid identifier`); st = 1; continue; }
     if (it.index !== undefined && (variant === 'export' || variant === 'readonly')) { await errOut(sh, variant, `\`${name}[${it.index}]': not a valid identifier`); st = 1; continue; }
+    if (it.index === '') { await sh.err(`${name}[]: bad array subscript`); st = 1; continue; }
     if (on.has('n') && !it.arrayAssign) {
       // bash checks the target name a nameref gets (its value, or the variable's current value)
       const tv = it.value !== undefined ? it.value : local ? undefined : sh.getVarRaw(name)?.str;
@@ -983,7 +984,7 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
 
 const textWords = new Map<string, Word | null>();
 /** The shell word `text` spells (one word of source text), or undefined. */
-function wordOfText(text: string): Word | undefined {
+export function wordOfText(text: string): Word | undefined {
   let w = textWords.get(text);
   if (w === undefined) {
     w = null;

@@ -7,7 +7,7 @@ import { glob, hasMeta, matchPattern, patternRegex, patternSource, plainMatcher,
 import type { Shell, Var } from './runner.ts';
 import { DiscardError, ShellError } from './errors.ts';
 import { ArithError } from './arith.ts';
-import { badSubst, promptTextWord } from './reparse.ts';
+import { badSubst, promptTextWord, TOGGLE_ALL, TOGGLE_FIRST } from './reparse.ts';
 import { escapeEre } from './regex.ts';
 import { charLength, charStarts, charUnits, hasHighBytes, mapCharCase } from './utf8-chars.ts';
 import { isName } from './names.ts';
@@ -939,7 +939,7 @@ export class Expander {
     if (exp && exp.Op >= Tok.perc && exp.Op <= Tok.dblHash) {
       const pat = await this.pattern(exp.Word);
       vals = vals.map((v) => removePattern(v, pat, exp.Op, this.utf8(v)));
-    } else if (exp && exp.Op >= Tok.caret && exp.Op <= Tok.dblComma) {
+    } else if (exp && ((exp.Op >= Tok.caret && exp.Op <= Tok.dblComma) || exp.Op === TOGGLE_FIRST || exp.Op === TOGGLE_ALL)) {
       const pat = exp.Word ? await this.pattern(exp.Word) : '';
       vals = vals.map((v) => caseMod(v, exp.Op, pat, this.utf8(v)));
     } else if (exp && exp.Op === Tok.at) {
@@ -1385,7 +1385,7 @@ export class Expander {
       const out: string[] = [];
       for (let k = 0; k < vals.length; k++) out.push(removePattern(vals[k]!, pat, exp.Op, this.utf8(vals[k]!)));
       vals = out;
-    } else if (exp && exp.Op >= Tok.caret && exp.Op <= Tok.dblComma) {
+    } else if (exp && ((exp.Op >= Tok.caret && exp.Op <= Tok.dblComma) || exp.Op === TOGGLE_FIRST || exp.Op === TOGGLE_ALL)) {
       const pat = exp.Word ? this.patternSync(exp.Word) : '';
       const out: string[] = [];
       for (let k = 0; k < vals.length; k++) out.push(caseMod(vals[k]!, exp.Op, pat, this.utf8(vals[k]!)));
@@ -1705,11 +1705,11 @@ function replacePattern(v: string, pat: string, repPat: string, all: boolean, ex
     // a match starts at a character: a sticky regex tried at each one (leftmost, greedy, as below)
     const y = new RegExp(patternSource(pat, { extglob, utf8 }), 'y');
     let out = '', last = 0;
-    for (let k = 0; k < n; k++) {
+    for (let k = 0; k < n || k === 0; k++) {
       if (at[k]! < last) continue;
       y.lastIndex = at[k]!;
       const m = y.exec(v);
-      if (!m || m[0] === '') continue;
+      if (!m) continue;
       out += v.slice(last, at[k]) + rep(m[0]);
       last = at[k]! + m[0].length;
       if (!all) break;
@@ -1725,8 +1725,9 @@ function replacePattern(v: string, pat: string, repPat: string, all: boolean, ex
     globalRes.set(key, g);
   }
   let done = false;
-  return v.replace(g, (m: string) => {
-    if (m === '' || done) return m;
+  // (an empty match counts, as bash's, at every position but the end of a non-empty value: `*(x)`)
+  return v.replace(g, (m: string, i: number) => {
+    if (done || (m === '' && i === v.length && i > 0)) return m;
     if (!all) done = true;
     return rep(m);
   });
@@ -1753,6 +1754,18 @@ function sliceError(e: unknown, pe: ParamExp, src: string): unknown {
 /** ${v^pat} and the other case changes. `utf8`: per character, multibyte ones included. */
 function caseMod(v: string, op: number, pat: string, utf8 = false): string {
   const test = (c: string): boolean => pat === '' || matchPattern(pat, c, { extglob: true, utf8 });
+  if (op === TOGGLE_FIRST || op === TOGGLE_ALL) {
+    // `${x~}`, `${x~~}`: lower case becomes upper and the other way round
+    const units = utf8 ? charUnits(v) : v.split('');
+    const last = op === TOGGLE_FIRST ? Math.min(1, units.length) : units.length;
+    for (let i = 0; i < last; i++) {
+      const c = units[i]!;
+      if (!test(c) || (!utf8 && !/[a-zA-Z]/.test(c))) continue;
+      const up = mapCharCase(c, true);
+      units[i] = up !== c ? up : mapCharCase(c, false);
+    }
+    return units.join('');
+  }
   if (utf8) {
     const up = op === Tok.caret || op === Tok.dblCaret;
     const units = charUnits(v);

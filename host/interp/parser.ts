@@ -152,7 +152,11 @@ export function mvdanParse(src: string, posix = false): File {
 function checkedBodies(src: string, file: File): File {
   const empty = findEmptyBody(file);
   if (empty) {
-    const before = Buffer.from(src).subarray(0, empty.offset).toString('latin1');
+    const bytes = Buffer.from(src).toString('latin1');
+    // `while ; do`, `{ ; }`: bash stops at the `;` (or `&`) right after the opening word
+    const semi = /(?:^|[\s;&|(])(?:while|until|if|elif|then|do|else|\{|\()[ \t]*([;&])[ \t\n]*$/.exec(bytes.slice(Math.max(0, empty.offset - 40), empty.offset));
+    if (semi) empty.offset -= semi[0].length - semi[0].lastIndexOf(semi[1]!), empty.token = semi[1]!;
+    const before = bytes.slice(0, empty.offset);
     const line = before.split('\n').length;
     const col = empty.offset - before.lastIndexOf('\n');
     throw new ParseError(line, col, `syntax error near unexpected token \`${empty.token}'`, false);

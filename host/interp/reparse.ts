@@ -9,10 +9,13 @@
 //    (`__hpA<n>`) whose original text arith.ts expands and evaluates at run time;
 //  * a `let` command becomes `\let` (a normal command: its arguments are ordinary words);
 //  * a `${…}` bash only rejects at run time becomes `${__hpB<n>}` ("bad substitution");
-//  * an invalid name in `export`/`local`/… assignments becomes an ordinary (escaped) word.
+//  * an invalid name in `export`/`local`/… assignments becomes an ordinary (escaped) word;
+//  * more of bash's syntax mvdan-sh lacks, each fix… function below saying how (`[k]+=v`,
+//    `${x~}`, `${x@k}`, `${###}`, `@()`, `<<$x`, `EOF)`, `let x=( 1 )`, `a[]=v`, `$x() {…}`…);
+//  * POSIX mode: `[[ … ]]` is Bash mode's TestClause (posixConds).
 // Anything else: the longest prefix of whole lines that parses runs, then the error is reported
 // (`error`), like bash; a `[[ … ]]` error exits with the last status instead of 2.
-import type { CallExpr, File, Lit, Redirect, Word } from './ast.ts';
+import type { ArrayElem, CallExpr, ExtGlob, File, Lit, ParamExp, Redirect, TestClause, Word } from './ast.ts';
 import { parse, ParseError } from './parser.ts';
 
 /** Placeholder name (`__hpA<n>`) → original arithmetic text. */
@@ -67,9 +70,13 @@ export function parseScript(latin1: string, posix: boolean): ParsedScript {
   let src = latin1;
   let first: ParseError | undefined;
   let warning: ParsedScript['warning'];
+  paramOps.clear(); emptyGlobs.clear();
   for (let round = 0; ; round++) {
     try {
-      const file = parse(toUtf8(src), posix);
+      const conds = posix ? posixConds(src) : undefined;
+      const file = parse(toUtf8(conds?.src ?? src), posix);
+      if (conds) graftConds(file, conds.tests);
+      if ((appendMarks.size && src.includes('__hpP')) || (numParams.size && src.includes('__hpS')) || paramOps.size || emptyGlobs.size) markAppends(file);
       if (posix) dollarQuotes(file, false);
       if (ARRAY_FD_VAR.test(src)) arrayFdVars(file);
       return warning ? { file, src, warning } : { file, src };
@@ -79,6 +86,14 @@ export function parseScript(latin1: string, posix: boolean): ParsedScript {
       const off = offsetOf(src, e.line, e.col);
       // a here-document without its delimiter line ends at the end of the script (bash warns)
       const h = /^unclosed here-document '(.*)'$/s.exec(e.text);
+      // `$(cat <<EOF` … `EOF)`: bash ends the body at the `)` (with the same warning)
+      const closed = h && round < 64 ? closeInSubst(src, off, h[1]!) : undefined;
+      if (closed) {
+        // (only the first such warning is kept)
+        warning ??= { line: closed.line, at: off, message: `warning: here-document at line ${e.line} delimited by end-of-file (wanted \`${h![1]}')` };
+        src = closed.src;
+        continue;
+      }
       if (h && !warning && round < 64) {
         const lines = src.split('\n').length - (src.endsWith('\n') ? 1 : 0);
         warning = { line: lines, at: off, message: `warning: here-document at line ${e.line} delimited by end-of-file (wanted \`${h[1]}')` };
@@ -90,6 +105,34 @@ export function parseScript(latin1: string, posix: boolean): ParsedScript {
       src = fixed;
     }
   }
+}
+
+/**
+ * The first line after `off` that is the here-document delimiter followed by `)` (`EOF)`, `EOF )`):
+ * written `EOF`, newline, `)` and the rest of that line, joined to the next line by `;` (or a
+ * blank after an operator), so every later line keeps its number; undefined when unsure.
+ */
+function closeInSubst(src: string, off: number, delim: string): { src: string; line: number } | undefined {
+  const pre = src.slice(src.lastIndexOf('\n', off - 1) + 1, off);
+  if (pre.split('$(').length - 1 <= pre.split(')').length - 1) return undefined;
+  const esc = delim.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const re = new RegExp(`\n\\t*${esc}[ \\t]*\\)([^\\n]*)(\\n|$)`, 'g');
+  re.lastIndex = src.indexOf('\n', off);
+  if (re.lastIndex < 0) return undefined;
+  const m = re.exec(src);
+  if (!m) return undefined;
+  const rest = m[1]!;
+  if (/<<|#|\\|`/.test(rest) || (rest.split("'").length - 1) % 2 || (rest.split('"').length - 1) % 2) return undefined;
+  const at = m.index + 1, close = at + m[0].slice(1).indexOf(')');
+  const head = src.slice(at, close).replace(/[ \t]+$/, '');
+  const after = src.slice(m.index + m[0].length);
+  let glue = '';
+  if (m[2]) {
+    const next = /^[^\n]*/.exec(after)![0];
+    glue = /(;|&|\|)\s*$/.test(rest) || /^\s*[;&|)]/.test(next) ? ' ' : ';';
+  }
+  const line = src.slice(0, at).split('\n').length;
+  return { src: src.slice(0, at) + head + '\n)' + rest + glue + after, line };
 }
 
 const ARRAY_FD_VAR = /\{[A-Za-z_][A-Za-z0-9_]*\[[^\]\n]*\]\}[<>]/;
@@ -117,6 +160,52 @@ function arrayFdVars(node: unknown): void {
     }
   }
   for (const k in o) if (k !== 'type') { const v = o[k]; if (v && typeof v === 'object') arrayFdVars(v); }
+}
+
+/**
+ * `bash --posix` parses `[[ … ]]`; mvdan-sh's POSIX mode takes `[[` for a command name. When the
+ * script parses in Bash mode, each outermost `[[ … ]]` is blanked out to a `:` command of the same
+ * length (newlines kept, continued) for the POSIX parse, and Bash mode's TestClause put back in
+ * its place (`graftConds`): every position stays the same.
+ */
+function posixConds(src: string): { src: string; tests: Map<number, TestClause> } | undefined {
+  if (!/(^|[\s;&|(!{`])\[\[\s/.test(src)) return undefined;
+  let bash: File;
+  try { bash = parse(toUtf8(src), false); } catch { return undefined; }
+  const tests = new Map<number, TestClause>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) { for (const x of node) walk(x); return; }
+    if (!node || typeof node !== 'object') return;
+    const o = node as Record<string, unknown>;
+    if (o['type'] === 'TestClause') { tests.set((o as unknown as TestClause).Left, o as unknown as TestClause); return; }
+    for (const k in o) if (k !== 'type') { const v = o[k]; if (v && typeof v === 'object') walk(v); }
+  };
+  walk(bash.Stmts);
+  if (tests.size === 0) return undefined;
+  // (positions are offsets in the UTF-8 bytes: `src` is their latin1 view)
+  const out = src.split('');
+  for (const t of tests.values()) {
+    const end = t.Right + 2;
+    if (src.slice(t.Left, t.Left + 2) !== '[[' || src.slice(t.Right, end) !== ']]' || src.slice(t.Left, end).includes('<<')) return undefined;
+    for (let i = t.Left; i < end; i++) if (src[i] !== '\n') out[i] = ' ';
+    out[t.Left] = ':';
+    for (let i = t.Left + 1; i < end; i++) if (src[i] === '\n') out[i - 1] = '\\';
+  }
+  return { src: out.join(''), tests };
+}
+
+function graftConds(node: unknown, tests: Map<number, TestClause>): void {
+  if (Array.isArray(node)) { for (const x of node) graftConds(x, tests); return; }
+  if (!node || typeof node !== 'object') return;
+  const o = node as Record<string, unknown>;
+  if (o['type'] === 'Stmt') {
+    const c = o['Cmd'] as CallExpr | null;
+    const w = c?.type === 'CallExpr' && c.Assigns.length === 0 && c.Args.length === 1 ? c.Args[0]!.Parts : undefined;
+    const lit = w?.length === 1 && w[0]!.type === 'Lit' ? w[0] : undefined;
+    const t = lit && lit.Value === ':' ? tests.get(lit.ValuePos) : undefined;
+    if (t) { o['Cmd'] = t; return; }
+  }
+  for (const k in o) if (k !== 'type') { const v = o[k]; if (v && typeof v === 'object') graftConds(v, tests); }
 }
 
 /** Parses like parseScript and throws the ParseError when the script has one (for callers that report it themselves). */
@@ -165,7 +254,18 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean): Pa
       error.message = "unexpected argument `]]' to conditional unary operator";
     }
   }
-  if (!cond && error.message.startsWith('syntax error near')) error.context = lineText(src, e.line);
+  // (a word on a later line than the term before it: bash stops at that newline)
+  if (cond && /^not a valid test operator/.test(e.text)) {
+    const term = condTerm(src, off);
+    if (term.newline) error.line = src.slice(0, term.end).split('\n').length;
+  }
+  // `for x in a b; echo …`: bash stops at the first word after the list that is not `do`
+  const notDo = /^"for foo \[in words\]" must be followed by "do"/.test(e.text) ? forWithoutDo(src, off) : undefined;
+  if (notDo) {
+    error.line = src.slice(0, notDo.at).split('\n').length;
+    error.message = `syntax error near unexpected token \`${notDo.tok}'`;
+  }
+  if (!cond && error.message.startsWith('syntax error near')) error.context = lineText(src, error.line);
   if (error.message.startsWith('unexpected EOF while looking for matching') && !/^\$\((?!\()/.test(src.slice(off))) error.matchedPair = true;
   // (what mvdan-sh's POSIX mode rejects as Bash-only has no bash message: its own text then)
   if (posix && /\bbash(\/mksh)? feature$/.test(e.text)) Object.assign(error, { message: `${e.line}:${e.col}: ${e.text}`, context: undefined, raw: true });
@@ -179,6 +279,7 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean): Pa
     try {
       const file = parse(toUtf8(pre), posix);
       if (posix) dollarQuotes(file, false);
+      if ((appendMarks.size && pre.includes('__hpP')) || (numParams.size && pre.includes('__hpS')) || paramOps.size || emptyGlobs.size) markAppends(file);
       error.prefixEnd = pre.length;
       return { file, src, error };
     } catch (x) {
@@ -187,6 +288,29 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean): Pa
   }
   error.prefixEnd = 0;
   return { file: { type: 'File', Stmts: [] } as unknown as File, src, error };
+}
+
+/** The token after `for NAME [in WORDS]` and its `;` or newline (at `off`, the `for`), when it is not `do`. */
+function forWithoutDo(src: string, off: number): { tok: string; at: number } | undefined {
+  const m = /^for[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*/.exec(src.slice(off));
+  if (!m) return undefined;
+  let i = off + m[0].length;
+  const word = (): string => { const k = wordEnd(src, i); return k > i ? src.slice(i, k) : ''; };
+  if (word() === 'in') {
+    // the words, up to an unquoted `;` or newline
+    for (;;) {
+      while (src[i] === ' ' || src[i] === '\t') i++;
+      if (i >= src.length || src[i] === ';' || src[i] === '\n') break;
+      const k = wordEnd(src, i);
+      if (k <= i) return undefined;
+      i = k;
+    }
+  }
+  if (src[i] !== ';' && src[i] !== '\n') return undefined;
+  i++;
+  while (i < src.length && /\s/.test(src[i]!)) i++;
+  const tok = /^(;;|[;&|()<>]+|[^\s;&|()<>]+)/.exec(src.slice(i))?.[1];
+  return tok && tok !== 'do' ? { tok, at: i } : undefined;
 }
 
 function lineText(src: string, line: number): string {
@@ -205,10 +329,51 @@ function inCond(src: string, off: number, text: string): boolean {
   const re = /(^|[\s;&|(!{])\[\[(?=\s)/g;
   let m: RegExpExecArray | null, at = -1;
   while ((m = re.exec(seg))) at = m.index + m[1]!.length;
-  if (at < 0 || ls + at > end) return false;
+  if (at < 0 || ls + at > end) return prevLine && /^not a valid test operator/.test(text) && condOpen(src, off);
   const between = src.slice(ls + at + 2, end);
-  if (prevLine) return /\s\]\]\s*$/.test(between);
+  if (prevLine) return /\s\]\]\s*$/.test(between) || (/^not a valid test operator/.test(text) && condOpen(src, off));
   return !/(^|\s)\]\](?=$|[\s;&|)])/.test(between);
+}
+
+/** Whether a `[[` before `off` (on an earlier line too) is still open there: `[[ a == b` NEWLINE `c ]]`. */
+function condOpen(src: string, off: number): boolean {
+  const from = Math.max(0, off - 2000);
+  const re = /(^|[\s;&|(!{])\[\[(?=\s)/g;
+  let m: RegExpExecArray | null, at = -1;
+  const seg = src.slice(from, off);
+  while ((m = re.exec(seg))) at = from + m.index + m[1]!.length + 2;
+  return at >= 0 && !/(^|\s)\]\](?=$|[\s;&|)])/.test(src.slice(at, off));
+}
+
+const COND_BINARY = /^(?:==?|!=|=~|<|>|-(?:eq|ne|lt|le|gt|ge|nt|ot|ef))$/;
+
+/**
+ * The `[[ … ]]` term that the word at `off` follows: whether it is whole (`x OP y`, `-n x`,
+ * `( … )`), and whether a newline comes between it and the word (`end`: where its last word ends).
+ */
+function condTerm(src: string, off: number): { complete: boolean; newline: boolean; end: number } {
+  const re = /(^|[\s;&|(!{])\[\[(?=\s)/g;
+  const from = Math.max(0, off - 2000);
+  const seg = src.slice(from, off);
+  let m: RegExpExecArray | null, at = -1;
+  while ((m = re.exec(seg))) at = from + m.index + m[1]!.length + 2;
+  if (at < 0) return { complete: false, newline: false, end: off };
+  let words: string[] = [], end = at;
+  for (let i = at; i < off;) {
+    const c = src[i]!;
+    if (/\s/.test(c)) { i++; continue; }
+    let tok: string;
+    const op = /^(?:&&|\|\||[()!]|[<>]+)/.exec(src.slice(i, i + 2));
+    if (op) tok = op[0];
+    else { const k = wordEnd(src, i); tok = src.slice(i, k > i ? k : i + 1); }
+    i += tok.length;
+    end = i;
+    if (tok === '&&' || tok === '||' || tok === '(' || (tok === '!' && words.length === 0)) { words = []; continue; }
+    words.push(tok);
+  }
+  const n = words.length;
+  const complete = (n > 0 && words[n - 1] === ')') || (n >= 2 && /^-[a-zA-Z]$/.test(words[n - 2]!)) || (n >= 3 && COND_BINARY.test(words[n - 2]!));
+  return { complete, newline: src.slice(end, off).includes('\n'), end };
 }
 
 function bashMessage(src: string, e: ParseError, off: number, cond: boolean): string {
@@ -221,7 +386,12 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
       const arg = /^\S+/.exec(rest)?.[0] ?? ']]';
       return `unexpected argument \`${arg}' to conditional unary operator`;
     }
-    if (/^not a valid test operator/.test(t)) return 'conditional binary operator expected';
+    if (/^not a valid test operator/.test(t)) {
+      // a word after a whole term (`x OP y`, `-n x`, `( … )`) vs after a lone word
+      const term = condTerm(src, off);
+      if (term.complete) return 'syntax error in conditional expression';
+      return term.newline ? "unexpected token `newline', conditional binary operator expected" : 'conditional binary operator expected';
+    }
     if (/^=~ must be followed by a word/.test(t)) {
       const tok = /^=~\s*([;&|<>]+)/.exec(src.slice(off))?.[1];
       return tok ? `syntax error in conditional expression: unexpected token \`${tok}'` : 'syntax error in conditional expression';
@@ -262,7 +432,7 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
 let counter = 0;
 
 function fixOnce(src: string, off: number, e: ParseError): string | undefined {
-  return fixDparen(src, off) ?? fixLet(src, off) ?? fixEmptySlice(src, off, e) ?? fixBadSubst(src, off, e) ?? fixDeclName(src, off, e) ?? fixArrayAssign(src, off, e) ?? fixSubscript(src, off);
+  return fixHeredocWord(src, off, e) ?? fixFuncName(src, off, e) ?? fixCompoundArg(src, off) ?? fixEmptySubscript(src, off, e) ?? fixBlankSubscriptWord(src, off, e) ?? fixElemAppend(src, off, e) ?? fixNumParams(src, off, e) ?? fixParamOps(src, off, e) ?? fixEmptyExtglob(src, off) ?? fixDparen(src, off) ?? fixLet(src, off) ?? fixEmptySlice(src, off, e) ?? fixBadSubst(src, off, e) ?? fixDeclName(src, off, e) ?? fixArrayAssign(src, off, e) ?? fixSubscript(src, off);
 }
 
 /**
@@ -287,6 +457,99 @@ function fixSubscript(src: string, off: number): string | undefined {
     if (k === open ? !/[\s(]/.test(src[open - 1] ?? '') : !/^[A-Za-z_]/.test(src[k]!) || (k > ls && !/[\s;&|({]/.test(src[k - 1]!))) return undefined;
   }
   return src.slice(0, open + 1) + '"' + inner + '"' + src.slice(close);
+}
+
+/**
+ * `<<$x`, `<<${a}`, `<<$(b)`: bash takes the delimiter's text as it is (quotes removed), with no
+ * expansion; mvdan-sh refuses it. The word and its terminating line become a placeholder name.
+ */
+function fixHeredocWord(src: string, off: number, e: ParseError): string | undefined {
+  if (!/^expansions not allowed in heredoc words/.test(e.text)) return undefined;
+  const ls0 = src.lastIndexOf('\n', off - 1) + 1;
+  const at = src.lastIndexOf('<<', off);
+  const op = at < ls0 ? null : /^<<(-?)[ \t]*/.exec(src.slice(at, off + 1));
+  if (!op) return undefined;
+  off = at + op[0].length;
+  const end = wordEnd(src, off);
+  if (end <= off) return undefined;
+  const word = src.slice(off, end);
+  let delim = '';
+  for (let i = 0; i < word.length; i++) {
+    const c = word[i]!;
+    if (c === '\\') { delim += word[++i] ?? ''; continue; }
+    if (c === "'") { const j = word.indexOf("'", i + 1); delim += word.slice(i + 1, j); i = j; continue; }
+    if (c === '"') {
+      for (i++; i < word.length && word[i] !== '"'; i++) delim += word[i] === '\\' && /[$`"\\\n]/.test(word[i + 1] ?? '') ? word[++i] : word[i];
+      continue;
+    }
+    delim += c;
+  }
+  if (delim.includes('\n')) return undefined;
+  const quoted = /['"\\]/.test(word);
+  // the terminating line: the first line after the `<<` line equal to it (leading tabs dropped for `<<-`)
+  let ls = src.indexOf('\n', end);
+  while (ls >= 0) {
+    const le = src.indexOf('\n', ls + 1);
+    const line = src.slice(ls + 1, le < 0 ? src.length : le);
+    const tabs = op[1] ? /^\t*/.exec(line)![0].length : 0;
+    if (line.slice(tabs) === delim) {
+      const name = `__hpH${++counter}`;
+      return src.slice(0, off) + (quoted ? `'${name}'` : name) + src.slice(end, ls + 1 + tabs) + name + src.slice(ls + 1 + line.length);
+    }
+    ls = le;
+  }
+  return undefined;
+}
+
+/**
+ * `let x=( 1 + 2 )`, `eval a=( x y )`: bash reads a compound assignment in the arguments of these
+ * builtins as one word (the text with its blanks); mvdan-sh refuses it. The word gets double quotes.
+ */
+function fixCompoundArg(src: string, off: number): string | undefined {
+  if (src[off] !== '(') return undefined;
+  const ls = src.lastIndexOf('\n', off - 1) + 1;
+  let ws = off;
+  while (ws > ls && !/[\s;&|()]/.test(src[ws - 1]!)) ws--;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=$/.test(src.slice(ws, off))) return undefined;
+  const m = /(?:^|[;&|({!]|\bthen|\bdo|\belse)\s*\\?(let|eval)(?:\s+(?:"[^"]*"|'[^']*'|[^\s;&|()<>"'])+)*\s+$/.exec(src.slice(ls, ws));
+  if (!m) return undefined;
+  const close = firstUnbalanced(src, off + 1);
+  if (close < 0 || src.slice(off, close).includes('\n')) return undefined;
+  // the unquoted runs get double quotes: the blanks stay, quotes are removed as usual
+  const text = src.slice(ws, close);
+  if (/[`\\]|\$\(/.test(text)) return undefined;
+  let out = '';
+  for (let i = 0; i < text.length;) {
+    const c = text[i]!;
+    if (c === '"' || c === "'") {
+      const j = text.indexOf(c, i + 1);
+      if (j < 0) return undefined;
+      out += text.slice(i, j + 1); i = j + 1; continue;
+    }
+    const j = text.slice(i).search(/["']/);
+    const k = j < 0 ? text.length : i + j;
+    out += '"' + text.slice(i, k) + '"'; i = k;
+  }
+  return src.slice(0, ws) + out + src.slice(close);
+}
+
+/** Placeholder function name (`__hpF<n>`) → the word bash rejects when it defines the function ("not a valid identifier"). */
+export const badFuncNames = new Map<string, string>();
+
+/** `$x-y() { …; }`, `"a"() …`, `function $x { …; }`: a name with quotes or expansions, rejected at run time. */
+function fixFuncName(src: string, off: number, e: ParseError): string | undefined {
+  let at = off;
+  if (/^"function" must be followed by a name/.test(e.text)) {
+    const m = /^function[ \t]+/.exec(src.slice(off));
+    if (!m) return undefined;
+    at += m[0].length;
+  } else if (!/^invalid func name/.test(e.text)) return undefined;
+  const end = wordEnd(src, at);
+  const word = src.slice(at, end);
+  if (end <= at || !/["'$`\\]/.test(word) || word.includes('\n')) return undefined;
+  const name = `__hpF${++counter}`;
+  badFuncNames.set(name, word);
+  return src.slice(0, at) + name + src.slice(end);
 }
 
 /** `${s: }`, `${s::}`, `${s:1:}`: an empty offset or length is 0 for bash (`${s:}` is a bad substitution). */
@@ -420,7 +683,171 @@ function fixDeclName(src: string, off: number, e: ParseError): string | undefine
  * `a[0]=(1 2)` ("cannot assign list to array member", the rest of the line is abandoned) and
  * `a[0]=1 cmd` ("not a valid identifier", the command still runs).
  */
-export const badAssigns = new Map<string, { message: string; discard: boolean }>();
+export const badAssigns = new Map<string, { message: string; discard: boolean; prefix?: string }>();
+
+/** `@()`, `!()` (extglob, empty pattern list): mvdan-sh wants a pattern; `@(|)` is the same one. */
+function fixEmptyExtglob(src: string, off: number): string | undefined {
+  if (src.slice(off, off + 2) !== '()' || !/[@!?*+]/.test(src[off - 1] ?? '')) return undefined;
+  emptyGlobs.add(off - 1);
+  return src.slice(0, off + 1) + '|' + src.slice(off + 1);
+}
+/** Offsets (in the current parseScript) of the `@()` that fixEmptyExtglob wrote `@(|)`: their pattern is made empty again. */
+const emptyGlobs = new Set<number>();
+
+/** Op codes (not mvdan-sh's) of bash's case toggles `${x~pat}` and `${x~~pat}`. */
+export const TOGGLE_FIRST = 1080, TOGGLE_ALL = 1081;
+/** `${…}` (by the offset of its `$`, in the current parseScript) whose operator fixParamOps replaced: `~`, `~~`, or `k` (for `@k`). */
+const paramOps = new Map<number, string>();
+
+/**
+ * bash's `${x~}`/`${x~~}` (toggle case) and `${x@k}`: mvdan-sh knows neither. They are parsed
+ * as `^`/`^^`/`@K` (same length: positions stay) and given their own operator back afterwards.
+ */
+function fixParamOps(src: string, off: number, e: ParseError): string | undefined {
+  let rep: string, len: number;
+  if (/^invalid @ expansion operator/.test(e.text) && src.slice(off - 1, off + 2) === '@k}') { rep = '@K'; len = 2; off -= 2; }
+  else if (/^LitWord cannot be followed by a word|^not a valid parameter expansion operator: LitWord|^[@*] cannot be followed by a word/.test(e.text) && src[off] === '~') { len = src[off + 1] === '~' ? 2 : 1; rep = '^'.repeat(len); off--; }
+  else return undefined;
+  const d = paramStart(src, off);
+  if (d < 0) return undefined;
+  paramOps.set(d, rep === '@K' ? 'k' : src.slice(off + 1, off + 1 + len));
+  return src.slice(0, off + 1) + rep + src.slice(off + 1 + len);
+}
+
+/** Offset of the `${` whose name (and subscript) ends at `end` (inclusive), or -1. */
+function paramStart(src: string, end: number): number {
+  let i = end;
+  if (src[i] === ']') { i = src.lastIndexOf('[', i); if (i < 0) return -1; i--; }
+  if (/[@*#?$!0-9-]/.test(src[i] ?? '') && src.slice(i - 2, i) === '${') return i - 2;
+  while (i >= 0 && /[A-Za-z0-9_]/.test(src[i]!)) i--;
+  return src.slice(i - 1, i + 1) === '${' ? i - 1 : -1;
+}
+
+const numParams = new Set<string>();
+
+/**
+ * `${###}`, `${##2}`, `${#@Q}`: `$#` with a `#`/`##` removal or an `@` operator, which mvdan-sh
+ * reads as a length. `$#` is renamed `__hpS<n>` for the parse and named `#` again afterwards
+ * (`markAppends`).
+ */
+function fixNumParams(src: string, off: number, e: ParseError): string | undefined {
+  if (!/^parameter expansion requires a literal|^[#@] cannot be followed by a word|^cannot combine multiple parameter expansion operators|^cannot index a special parameter name/.test(e.text)) return undefined;
+  const d = src.lastIndexOf('${#', off);
+  if (d < 0 || d < off - 6 || !/^\$\{#[#@]/.test(src.slice(d, d + 4))) return undefined;
+  const name = `__hpS${++counter}`;
+  numParams.add(name);
+  return src.slice(0, d + 2) + name + src.slice(d + 3);
+}
+
+/** Whether `((`, `$((` or `$[` before `at` on its line is still open there (arithmetic, left to fixDparen). */
+function inArith(src: string, at: number): boolean {
+  const seg = src.slice(src.lastIndexOf('\n', at - 1) + 1, at);
+  return seg.split('((').length - seg.split('))').length > 0 || /\$\[[^\]]*$/.test(seg);
+}
+
+/** Elements of array literals written `[k]+=v` (bash appends to the element); see fixElemAppend. */
+export const appendElems = new WeakSet<ArrayElem>();
+const appendMarks = new Set<string>();
+
+/**
+ * `a=([k]+=v)`: mvdan-sh wants `=` after `[k]`. The value gets a marker prefix (`__hpP<n>_`),
+ * which `markAppends` takes off again once the script parses, putting the element in appendElems.
+ */
+function fixElemAppend(src: string, off: number, e: ParseError): string | undefined {
+  if (!/^"\[.*\]" must be followed by =/.test(e.text) || src[off] !== '[') return undefined;
+  const le = src.indexOf('\n', off);
+  const close = src.slice(off, le < 0 ? src.length : le).search(/\]\+=/);
+  if (close < 0) return undefined;
+  const mark = `__hpP${++counter}_`;
+  appendMarks.add(mark);
+  return src.slice(0, off + close) + ']=' + mark + src.slice(off + close + 3);
+}
+
+function markAppends(node: unknown): void {
+  if (Array.isArray(node)) { for (const x of node) markAppends(x); return; }
+  if (!node || typeof node !== 'object') return;
+  const o = node as Record<string, unknown>;
+  if (o['type'] === 'ParamExp' && numParams.size) {
+    const p = (o as unknown as ParamExp).Param;
+    if (numParams.has(p.Value)) { p.Value = '#'; p.ValueEnd = p.ValuePos + 1; }
+  }
+  if (o['type'] === 'ExtGlob' && emptyGlobs.has((o as unknown as ExtGlob).OpPos)) {
+    const p = (o as unknown as ExtGlob).Pattern;
+    if (p.Value === '|') { p.Value = ''; p.ValueEnd = p.ValuePos; }
+  }
+  if (o['type'] === 'ParamExp' && paramOps.size) {
+    const pe = o as unknown as ParamExp, op = paramOps.get(pe.Dollar), x = pe.Exp;
+    if (op && x) {
+      if (op === 'k' && x.Word?.Parts[0]?.type === 'Lit') (x.Word.Parts[0] as Lit).Value = 'k';
+      else if (op !== 'k') x.Op = op === '~' ? TOGGLE_FIRST : TOGGLE_ALL;
+    }
+  }
+  if (o['type'] === 'ArrayElem') {
+    const el = o as unknown as ArrayElem, first = el.Value?.Parts[0];
+    const m = first?.type === 'Lit' ? /^__hpP\d+_/.exec(first.Value) : null;
+    if (m && appendMarks.has(m[0])) {
+      const lit = first as Lit;
+      appendElems.add(el);
+      lit.Value = lit.Value.slice(m[0].length);
+      lit.ValuePos += m[0].length;
+      if (lit.Value === '') el.Value!.Parts.shift();
+      if (el.Value!.Parts.length === 0) el.Value = null;
+    }
+  }
+  for (const k in o) if (k !== 'type') { const v = o[k]; if (v && typeof v === 'object') markAppends(v); }
+}
+
+/**
+ * `a[1 + 2]` where an assignment could start, but without `=`: bash reads one word (a command
+ * name, globbed); mvdan-sh wants an assignment. The blanks are escaped and `""` put in front.
+ */
+function fixBlankSubscriptWord(src: string, off: number, e: ParseError): string | undefined {
+  if (!/^"[A-Za-z_][A-Za-z0-9_]*\[b\]\+?" must be followed by =/.test(e.text)) {
+    // (`a[1 2]`: an arithmetic error inside the brackets)
+    const ls = src.lastIndexOf('\n', off - 1) + 1, open = src.lastIndexOf('[', off);
+    if (open < ls || src.slice(open, off).includes(']')) return undefined;
+    let k = open;
+    while (k > ls && /[A-Za-z0-9_]/.test(src[k - 1]!)) k--;
+    if (k === open || !/[A-Za-z_]/.test(src[k]!) || (k > ls && !/[\s;&|({]/.test(src[k - 1]!)) || src.slice(k - 2, k) === '${' || inArith(src, k)) return undefined;
+    const close = src.indexOf(']', off);
+    if (close < 0 || /^\+?=/.test(src.slice(close + 1, close + 3))) return undefined;
+    off = k;
+  }
+  const m = /^[A-Za-z_][A-Za-z0-9_]*\[([^\]\n'"`\\]*)\]/.exec(src.slice(off, off + 400));
+  if (!m || !/\s/.test(m[1]!)) return undefined;
+  return src.slice(0, off) + '""' + m[0].replace(/[ \t]/g, '\\$&') + src.slice(off + m[0].length);
+}
+
+/**
+ * `a[]=v`, `a[]+=v`: bash's run-time "bad array subscript" (before a command: "not a valid
+ * identifier", the command runs); `declare a[]=v` reports it from the builtin; `${a[]}` is a bad
+ * substitution.
+ */
+function fixEmptySubscript(src: string, off: number, e: ParseError): string | undefined {
+  if (!/^\[ must be followed by an expression/.test(e.text)) return undefined;
+  // (mvdan-sh's column is not always the `[`'s: `arr[]` is reported at its `r`)
+  while (/[A-Za-z0-9_]/.test(src[off] ?? '')) off++;
+  if (src.slice(off, off + 2) !== '[]') return undefined;
+  const ls = src.lastIndexOf('\n', off - 1) + 1;
+  let k = off;
+  while (k > ls && /[A-Za-z0-9_]/.test(src[k - 1]!)) k--;
+  if (k === off || !/[A-Za-z_]/.test(src[k]!)) return undefined;
+  if (src.slice(k - 2, k) === '${') return badSubstAt(src, off);
+  if ((k > ls && !/[\s;&|({]/.test(src[k - 1]!)) || inArith(src, k)) return undefined;
+  const op = /^\]\+?=/.exec(src.slice(off + 1, off + 4))?.[0];
+  if (!op) return undefined;
+  const lhs = src.slice(k, off + 2);
+  if (/(^|[;&|({!]|\bthen|\bdo|\belse)\s*(declare|typeset|local|export|readonly)(\s+[^\s;&|()<>]+)*\s+$/.test(src.slice(ls, k))) {
+    const end = wordEnd(src, k);
+    if (end <= k || src.slice(k, end).includes('\n')) return undefined;
+    const name = `__hpD${++counter}`;
+    declWords.set(name, src.slice(k, end));
+    return src.slice(0, k) + name + src.slice(end);
+  }
+  const name = `__hpE${++counter}`;
+  badAssigns.set(name, { message: `${lhs}: bad array subscript`, discard: true, prefix: `\`${lhs}': not a valid identifier` });
+  return src.slice(0, k) + name + src.slice(off + 2);
+}
 
 /**
  * Assignments mvdan-sh rejects: `a[i]=(…)` and `a[i]+=(…)` ("arrays cannot be nested"), and

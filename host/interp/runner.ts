@@ -5,8 +5,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
-  Tok, type ArithmExpr, type ArrayExpr, type Assign, type BinaryCmd, type CallExpr, type CaseClause, type Command, type DeclClause, type File, type ForClause, type IfClause,
-  type CoprocClause, type ExtGlob, type Lit, type ParamExp, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
+  Tok, type ArithmExpr, type ArrayElem, type ArrayExpr, type Assign, type BinaryCmd, type CallExpr, type CaseClause, type Command, type DeclClause, type File, type ForClause, type IfClause,
+  type CoprocClause, type ExtGlob, type ParamExp, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
 } from './ast.ts';
 import { Arith, ArithError, hardArith } from './arith.ts';
 import { Expander, ansicQuote, assocKeyNeedsQuotes, braceExpand, needsAnsiC, scalarValue, shellQuote } from './expand.ts';
@@ -15,8 +15,8 @@ import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, Shel
 import { FdTable, OsFd, drainHeld, isSigPipe, makeFifoPath, makePipe, openFile, openPath, readAll, readPath, tryWriteSync, writeAll } from './io.ts';
 import { matchExtPattern } from './pattern.ts';
 import { parse, ParseError } from './parser.ts';
-import { arithTextWord, badAssigns, declWords, parseScript, rawArith, type DeferredParseError } from './reparse.ts';
-import { builtins, specialBuiltins, syncBuiltins, declClause, declare, declLastArg, localSync, readLine, shellOptsString, type DeclItem } from './builtins.ts';
+import { appendElems, arithTextWord, badAssigns, badFuncNames, declWords, parseScript, rawArith, type DeferredParseError } from './reparse.ts';
+import { builtins, specialBuiltins, syncBuiltins, declClause, declare, declLastArg, localSync, readLine, shellOptsString, wordOfText, type DeclItem } from './builtins.ts';
 import { runExternal, lookPath } from './exec.ts';
 import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from './registry.ts';
 import { evalTest, evalTestTraced, testSyncable } from './test.ts';
@@ -1760,6 +1760,12 @@ export class Shell {
       }
       case 'ForClause': return this.forClause(c);
       case 'FuncDecl': {
+        const bad = badFuncNames.get(c.Name.Value) ?? (/[\\'"`$]/.test(c.Name.Value) ? c.Name.Value : undefined);
+        if (bad !== undefined) {
+          await this.err(`\`${bad}': not a valid identifier`);
+          if (this.posix) throw new ExitSignal(2);
+          return 1;
+        }
         if (this.posix && (specialBuiltins.has(c.Name.Value) || !isName(c.Name.Value))) {
           this.curPos = lastPos(c); // (bash reports the line the definition ends on)
           await this.err(`\`${c.Name.Value}': ${isName(c.Name.Value) ? 'is a special builtin' : 'not a valid identifier'}`);
@@ -2516,7 +2522,9 @@ export class Shell {
             const k = await this.assocKey(el.Index);
             // bash 5.2 does not expand a tilde after `[key]=` in associative arrays
             const x = el.Value ? await this.ex.literal(el.Value, 'none') : '';
-            m.set(k, v ? this.applyAttrs(v, x) : x);
+            // (`[k]+=v` appends to the value before this assignment, or the current one with `+=(…)`)
+            const val = appendElems.has(el) ? ((a.Append ? m.get(k) : v?.assoc?.get(k)) ?? '') + x : x;
+            m.set(k, v ? this.applyAttrs(v, val) : val);
             if (traced) shown.push(`[${sqTrace(k)}]=${sqTrace(x)}`);
           } else if (el.Value) {
             // (bash shows the word as written, single-quoted in a `declare`)
@@ -2534,14 +2542,12 @@ export class Shell {
     // bash expands every value first, then clears the array and assigns the elements in
     // order; a `[i]` subscript is evaluated when its element is assigned (it sees the
     // elements assigned before it)
-    const items: ({ idx: ArithmExpr; val: string } | { vals: string[] })[] = [];
+    const items: ({ idx: ArithmExpr; val: string; append?: boolean } | { vals: string[] })[] = [];
     for (const el of elems) {
-      // (brace expansion comes first: `[k]=a{b,c}` becomes the words `[k]=ab` `[k]=ac`, plain values)
-      if (el.Index && el.Value && braceExpand(el.Value)[0] !== el.Value) {
-        const mk = (value: string): Lit => ({ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: value });
-        const idx = el.Index.type === 'Word' ? el.Index.Parts : [mk(arithSource(this.source.src, el.Index) ?? '')];
-        items.push({ vals: await this.ex.fields([{ type: 'Word', Parts: [mk('['), ...idx, mk(']='), ...el.Value.Parts] }]) });
-      } else if (el.Index) items.push({ idx: el.Index, val: el.Value ? await this.ex.literal(el.Value, 'assign') : '' });
+      // `[i]=a{b,c}`: brace expansion makes the whole element plain words (`[i]=ab` `[i]=ac`)
+      const braced = el.Index && el.Value && braceExpand(el.Value)[0] !== el.Value ? this.elemWord(el) : undefined;
+      if (braced) items.push({ vals: await this.ex.fields([braced]) });
+      else if (el.Index) items.push({ idx: el.Index, val: el.Value ? await this.ex.literal(el.Value, 'assign') : '', append: appendElems.has(el) });
       else if (el.Value) items.push({ vals: await this.ex.fields([el.Value]) });
     }
     if (traced) {
@@ -2561,12 +2567,22 @@ export class Shell {
           if (max + 1 + i < 0) { await this.err(`[${arithSource(this.source.src, it.idx) ?? i}]=${it.val}: bad array subscript`); continue; }
           i = max + 1 + i;
         }
-        put(i, it.val);
+        if (it.append && m.has(i)) {
+          const old = m.get(i)!;
+          m.set(i, w.integer ? String(hardArith(() => this.arith.evalString(old)) + hardArith(() => this.arith.evalString(it.val))) : old + it.val);
+        } else put(i, it.val);
         next = i + 1;
       } else for (const f of it.vals) put(next++, f);
     }
   }
 
+
+  /** An indexed element `[i]=v` of an array literal as one word of its source text. */
+  private elemWord(el: ArrayElem): Word | undefined {
+    const src = this.source.src, r = arithRange(src, el.Index!), v = el.Value ? wordRange(el.Value) : undefined;
+    const lb = r ? src.lastIndexOf('[', r[0]) : -1;
+    return lb < 0 || !v ? undefined : wordOfText(src.slice(lb, v[1]));
+  }
 
   /**
    * A simple command, in bash's order: words and prefix-assignment values are expanded first,
@@ -2617,7 +2633,7 @@ export class Shell {
           for (const a of c.Assigns) {
             const name = a.Name!.Value;
             const bad = badAssigns.size ? badAssigns.get(name) : undefined;
-            if (bad) { if (bad.discard) throw new DiscardError(bad.message); await this.err(bad.message); continue; }
+            if (bad) { if (bad.discard && !bad.prefix) throw new DiscardError(bad.message); await this.err(bad.prefix ?? bad.message); continue; }
             // bash reports a readonly prefix assignment and still runs the command without it
             try { this.checkWritable(name); } catch (e) {
               if (!(e instanceof ShellError)) throw e;
@@ -3162,11 +3178,18 @@ function partEnd(p: WordPart): number | undefined {
   switch (p.type) {
     case 'Lit': return p.ValueEnd; case 'SglQuoted': case 'DblQuoted': case 'CmdSubst': return (p as unknown as { Right: number }).Right + 1;
     case 'ArithmExp': return p.Right + 2;
-    case 'ParamExp': return p.Short ? p.Param.ValueEnd : (p as unknown as { Rbrace: number }).Rbrace + 1;
+    case 'ParamExp': return p.Short ? shortParamEnd(p) : (p as unknown as { Rbrace: number }).Rbrace + 1;
     case 'ProcSubst': return p.Rparen + 1;
     case 'ExtGlob': return p.Pattern.ValueEnd + 1;
     default: return undefined;
   }
+}
+
+/** `1[2]` in arithmetic (a number's "subscript", see arith.ts' notElementRef) ends after its `]`. */
+function shortParamEnd(p: import('./ast.ts').ParamExp): number {
+  const x = p.Index;
+  if (x?.type !== 'Word' || isName(p.Param.Value) || !x.Parts.every((q) => q.type === 'Lit')) return p.Param.ValueEnd;
+  return (x.Parts[x.Parts.length - 1] as import('./ast.ts').Lit).ValueEnd + 1;
 }
 
 /** `< file` alone (the `$(<file)` idiom). */
