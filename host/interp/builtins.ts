@@ -13,6 +13,7 @@ import { testArgs } from './test.ts';
 import { formatHashTable } from './command-hash.ts';
 import { isExecFile, lookPath, reportSignal, reportsSignal, runExternal, signalDescriptions, signalName } from './exec.ts';
 import { getPrivateCommand } from './registry.ts';
+import { ArithError } from './arith.ts';
 import { PSEUDO_SIGS, SIGNAMES, keyNumber, sigDescription, sigKey, sigNumber, signalTable } from './signals.ts';
 import { HELP_LIST, HELP_TOPICS, HELP_VERSION } from './help-text.ts';
 import { hasMeta, matchPattern } from './pattern.ts';
@@ -708,7 +709,8 @@ function tildeHome(sh: Shell, d: string): string {
 // ---- exit / return / loops ---------------------------------------------------------------
 function statusArg(sh: Shell, a: string | undefined, name: string): number | string {
   if (a === undefined) return sh.status;
-  if (!/^[+-]?\d+$/.test(a.trim())) return `${name}: ${a}: numeric argument required`;
+  // (bash's legal_number: out of the 64-bit range is no number)
+  if (int64Arg(a) === undefined) return `${name}: ${a}: numeric argument required`;
   return Number(BigInt.asUintN(8, BigInt(a.trim())));
 }
 
@@ -1664,7 +1666,11 @@ def(['source', '.'], async (sh, args) => {
   try {
     let st: number;
     try {
-      st = await sh.topLevel(f.Stmts, undefined, parsed);
+      // (bash warns of a here-document that runs to the end of the file as it reads its command)
+      const w = parsed.warning;
+      let top = f.Stmts[0];
+      if (w) for (const s of f.Stmts) if (s.Position <= w.at) top = s;
+      st = await sh.topLevel(f.Stmts, undefined, w ? Object.assign(parsed, { hdocWarning: { fromLine: top ? sh.lineOf(top.Position) : 1, text: `${file}: line ${w.line}: ${w.message}\n` } }) : parsed);
       if (parsed.error) {
         // bash ran the lines before the syntax error
         await sh.syntaxError(parsed.error, `${file}: line ${parsed.error.line}: `);
@@ -1837,7 +1843,15 @@ def(['builtin'], async (sh, args) => {
 def(['let'], async (sh, args) => {
   if (args.length < 2) { await errOut(sh, 'let', 'expression expected'); return 1; }
   let v = 0n;
-  for (const a of args.slice(1)) v = sh.arith.evalString(a);
+  for (const a of args.slice(1)) {
+    try { v = sh.arith.evalString(a); } catch (e) {
+      // (like the `let` clause: the error names `let` and only fails the command, save in a subscript)
+      if (!(e instanceof ArithError) || e.subscript || !e.expr) throw e;
+      e.expr = 'let: ' + e.expr.replace(/^\s+/, '');
+      await sh.err(e.report());
+      return 1;
+    }
+  }
   return v !== 0n ? 0 : 1;
 });
 
@@ -2261,7 +2275,11 @@ def(['fg', 'bg'], async (sh, args) => { await errOut(sh, args[0]!, 'no job contr
 
 def(['jobs'], async (sh, args) => {
   let mode = '';
+  const specs: string[] = [];
+  let operands = false;
   for (const a of args.slice(1)) {
+    if (operands || !a.startsWith('-') || a === '-') { operands = true; specs.push(a); continue; }
+    if (a === '--') { operands = true; continue; }
     if (/^-[lprsn]+$/.test(a)) { mode += a.slice(1); continue; }
     if (a.startsWith('-') && a !== '-') {
       await errOut(sh, 'jobs', `${a.slice(0, 2)}: invalid option`);
@@ -2274,7 +2292,16 @@ def(['jobs'], async (sh, args) => {
   // (bash lists those as Done, then forgets them)
   const table = [...sh.inheritedJobs, ...sh.jobs].filter((j) => j.num !== undefined).sort((a, b) => a.num! - b.num!);
   const n = table.length;
-  for (let i = 0; i < n; i++) {
+  // (jobspecs: those jobs, in that order; an unknown one is an error, the others still listed)
+  let st = 0;
+  const chosen: number[] = [];
+  for (const spec of specs) {
+    const t = spec.replace(/^%/, '');
+    const i = t === '' || t === '%' || t === '+' ? n - 1 : t === '-' ? n - 2 : /^\d+$/.test(t) ? table.findIndex((j) => j.num === Number(t))
+      : t.startsWith('?') ? table.findIndex((j) => j.cmd?.includes(t.slice(1))) : table.findIndex((j) => j.cmd?.startsWith(t));
+    if (i < 0) { await errOut(sh, 'jobs', `${spec}: no such job`); st = 1; } else chosen.push(i);
+  }
+  for (const i of specs.length ? chosen : table.keys()) {
     const j = table[i]!;
     const mark = i === n - 1 ? '+' : i === n - 2 ? '-' : ' ';
     const state = j.status === undefined ? 'Running' : j.signal ? signalDescriptions[signalName(j.signal)] ?? 'Killed' : j.status === 0 ? 'Done' : `Exit ${j.status}`;
@@ -2282,7 +2309,7 @@ def(['jobs'], async (sh, args) => {
     else await out(sh, `[${j.num}]${mark} ${mode.includes('l') ? `${String(j.pid).padStart(5)} ` : ' '}${state.padEnd(24)}${j.cmd}${j.status === undefined ? ' &' : ''}\n`);
   }
   for (const j of sh.jobs) if (j.status !== undefined && j.num !== undefined && !mode.includes('n')) j.num = undefined;
-  return 0;
+  return st;
 });
 
 /** bash 5.2's builtins, in the order `enable` lists them. */

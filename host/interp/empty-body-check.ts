@@ -2,7 +2,9 @@
 // accepts an empty body when it spans lines (`do` NEWLINE `done`, `{ }`, `( )`). Scripts with
 // such bodies fail in bash before anything runs (status 2), so we report them the same way.
 
-/** The first empty body in `file`: the token bash stops at and its byte offset, or undefined. */
+const FUNC_BODIES = new Set(['Block', 'Subshell', 'IfClause', 'WhileClause', 'ForClause', 'CaseClause', 'ArithmCmd', 'TestClause']);
+
+/** The first empty body in `file` (or a function body that is no compound command: token '', the word there): the token bash stops at and its byte offset, or undefined. */
 export function findEmptyBody(file: unknown): { token: string; offset: number } | undefined {
   let found: { token: string; offset: number } | undefined;
   const report = (token: string, offset: number): void => {
@@ -36,6 +38,12 @@ export function findEmptyBody(file: unknown): { token: string; offset: number } 
       case 'Subshell':
         if (empty(n['Stmts'])) report(')', n['Rparen']);
         break;
+      case 'FuncDecl': {
+        // (bash's function body is a compound command; mvdan-sh takes any statement: `f() echo x`)
+        const b = n['Body'] as Record<string, any> | null;
+        if (b && (b['Negated'] || !FUNC_BODIES.has(b['Cmd']?.['type']))) report('', b['Position']);
+        break;
+      }
     }
     for (const k in n) if (k !== 'type') { const x = n[k]; if (x !== null && typeof x === 'object') visit(x); }
   };

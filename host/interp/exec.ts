@@ -110,7 +110,8 @@ export function runExternal(sh: Shell, found: string, args: string[]): Promise<n
         void sh.err(`${args[0]}: ${code === 'EACCES' ? 'Permission denied' : 'cannot execute binary file: Exec format error'}`).then(() => resolve(126));
         return;
       }
-      void sh.err(`${args[0]}: ${message}`).then(() => resolve(127));
+      // (the file is there: its `#!` interpreter, or the ELF loader, is missing)
+      void sh.err(`${args[0]}: ${code === 'ENOENT' ? 'cannot execute: required file not found' : message}`).then(() => resolve(127));
     };
     const exited = (code: number | null, signal: string | null): void => {
       if (pid !== undefined) {

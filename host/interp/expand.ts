@@ -466,7 +466,7 @@ export class Expander {
     const out: string[] = [];
     for (const w0 of words) {
       const p0 = w0.Parts.length === 1 ? w0.Parts[0]! : undefined;
-      if (p0 && p0.type === 'CmdSubst') { this.substFields(await this.sh.cmdSubst(p0.Stmts), out); continue; }
+      if (p0 && p0.type === 'CmdSubst') { this.substFields(await this.sh.cmdSubst(p0.Stmts, p0.Backquotes ? undefined : p0.Right, this.inHeredoc > 0), out); continue; }
       const ws = braceExpand(w0);
       for (const b of ws) {
         if (typeof b === 'string' && plainLit(b)) { out.push(b); continue; }
@@ -705,7 +705,7 @@ export class Expander {
       case 'DblQuoted':
         return this.dblQuoted(p, fb);
       case 'CmdSubst': {
-        const s = await this.sh.cmdSubst(quoted && p.Backquotes && !this.inHeredoc ? this.dqBackquote(p) : p.Stmts);
+        const s = await this.sh.cmdSubst(quoted && p.Backquotes && !this.inHeredoc ? this.dqBackquote(p) : p.Stmts, p.Backquotes ? undefined : p.Right, this.inHeredoc > 0);
         if (quoted) fb.addQuoted(s); else fb.addSplit(s, true);
         return;
       }

@@ -156,6 +156,7 @@ function checkedBodies(src: string, file: File): File {
     // `while ; do`, `{ ; }`: bash stops at the `;` (or `&`) right after the opening word
     const semi = /(?:^|[\s;&|(])(?:while|until|if|elif|then|do|else|\{|\()[ \t]*([;&])[ \t\n]*$/.exec(bytes.slice(Math.max(0, empty.offset - 40), empty.offset));
     if (semi) empty.offset -= semi[0].length - semi[0].lastIndexOf(semi[1]!), empty.token = semi[1]!;
+    if (empty.token === '') empty.token = /^[^\s;&|()<>]*/.exec(bytes.slice(empty.offset))![0];
     const before = bytes.slice(0, empty.offset);
     const line = before.split('\n').length;
     const col = empty.offset - before.lastIndexOf('\n');

@@ -8,6 +8,8 @@ const IND = '    ';
 
 class Printer {
   heredocs: string[] = [];
+  /** Set by stmtLines: each statement printed is preceded by a marker `\x01<index>\x02`. */
+  marked: Stmt[] | undefined;
   constructor(readonly src: string) {}
 
   word(w: Word | null): string {
@@ -56,6 +58,7 @@ class Printer {
   /** A statement on one logical line (compound commands span lines at `ind`). */
   stmt(s: Stmt, ind: string): string {
     let out = s.Negated ? '! ' : '';
+    if (this.marked) out = `\x01${this.marked.push(s) - 1}\x02` + out;
     out += s.Cmd ? this.cmd(s.Cmd, ind) : '';
     const rs = s.Redirs.map((r) => this.redir(r));
     if (rs.length) out += (out ? ' ' : '') + rs.join(' ');
@@ -183,6 +186,36 @@ export function printFunction(src: string, name: string, body: Stmt): string {
   }
   // bash wraps any other compound body (e.g. a subshell) in braces
   return `${name} () \n{ \n${p.list([body], IND, false)}\n}`;
+}
+
+/**
+ * The line, counted from 0, of each statement of a `$( )` in the text bash runs for it: bash 5.2
+ * parses a command substitution with the command and runs it printed again (print_comsub), so
+ * its line numbers (errors, $LINENO) count lines of that text from the line of the `)`. The
+ * statements of its list keep their own lines (`;` and `&` go on, a newline starts a line);
+ * compound commands are laid out as `declare -f` does. Returns statement positions, ascending.
+ */
+export function stmtLines(src: string, stmts: Stmt[]): Array<[number, number]> {
+  const p = new Printer(src);
+  p.marked = [];
+  let text = '';
+  stmts.forEach((s, i) => {
+    text += p.stmt(s, '') + p.flushHeredocs();
+    text += i === stmts.length - 1 ? '' : (s.Semicolon || s.Background) && !text.endsWith('\n') ? '; ' : '\n';
+  });
+  const out: Array<[number, number]> = [];
+  let line = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) line++;
+    else if (c === 1) {
+      const j = text.indexOf('\x02', i);
+      const st = p.marked[Number(text.slice(i + 1, j))]!;
+      out.push([st.Position, line]);
+      i = j;
+    }
+  }
+  return out.sort((a, b) => a[0] - b[0]);
 }
 
 /** One command as bash prints it for `$BASH_COMMAND` (here-doc bodies left out). */

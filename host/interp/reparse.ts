@@ -641,11 +641,15 @@ function fixLet(src: string, off: number): string | undefined {
 
 /** `${ cmd;}`, `${|cmd;}`, `${%}`: bash fails only when it expands them ("bad substitution"). */
 function fixBadSubst(src: string, off: number, e: ParseError): string | undefined {
-  if (!/^"\$\{/.test(e.text) && !/bad substitution|invalid parameter name|not a valid parameter|cannot combine multiple parameter expansion operators/.test(e.text)) return undefined;
+  if (!/^"\$\{/.test(e.text) && !/bad substitution|invalid parameter name|not a valid parameter|cannot combine multiple parameter expansion operators/.test(e.text)) {
+    // (`${a b}`, `${=x}`, `${#x[}`: bash's "bad substitution" when the word is expanded)
+    if (/^(?:LitWord cannot be followed by a word|parameter expansion requires a literal|\[ must be followed by an expression)$/.test(e.text)) return badSubstAt(src, off, true);
+    return undefined;
+  }
   return badSubstAt(src, off);
 }
 
-function badSubstAt(src: string, off: number): string | undefined {
+function badSubstAt(src: string, off: number, enclosing = false): string | undefined {
   let d = src.lastIndexOf('${', off + 1);
   if (d < 0) return undefined;
   let depth = 0, i = d + 2;
@@ -656,7 +660,7 @@ function badSubstAt(src: string, off: number): string | undefined {
     if (c === '{') depth++;
     else if (c === '}') { if (depth === 0) break; depth--; }
   }
-  if (i >= src.length) return undefined;
+  if (i >= src.length || (enclosing && (i < off || src.slice(d, i + 1).includes('\n')))) return undefined;
   const text = src.slice(d, i + 1);
   const name = `__hpB${++counter}`;
   badSubst.set(name, text);

@@ -20,7 +20,7 @@ import { builtins, specialBuiltins, syncBuiltins, declClause, declare, declLastA
 import { runExternal, lookPath } from './exec.ts';
 import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from './registry.ts';
 import { evalTest, evalTestTraced, testSyncable } from './test.ts';
-import { printCommand, printFunction } from './printer.ts';
+import { printCommand, printFunction, stmtLines } from './printer.ts';
 import { AliasReader } from './alias.ts';
 import { bucketOrder } from './bash-hash-order.ts';
 import type { CommandHash } from './command-hash.ts';
@@ -61,7 +61,8 @@ export interface Job { id: number; pid: number; done: Promise<number>; status?: 
 
 /** `base`: line offset (eval and trap strings count lines from the line that ran them, like bash). */
 /** `file`: the sourced file the code comes from (its BASH_SOURCE name); unset for the script itself. */
-export interface SourceInfo { src: string; lines: number[]; name: string; base?: number; file?: string }
+/** `comsub`: the lines of a `$( )` running (positions `lo`..`hi`), as bash counts them: `base` (the `)`'s line) + the line of the innermost statement in `at` (printer.ts stmtLines). */
+export interface SourceInfo { src: string; lines: number[]; name: string; base?: number; file?: string; comsub?: { lo: number; hi: number; base: number; at: Array<[number, number]> } }
 
 let jobSeq = 0;
 /** Scopes of prefix assignments (`x=1 cmd`); `local` skips them to reach the function's scope. */
@@ -828,6 +829,12 @@ export class Shell {
 
   // ---- positions and errors -----------------------------------------------------------------
   lineOf(pos: number): number {
+    const c = this.source.comsub;
+    if (c && pos >= c.lo && pos <= c.hi) {
+      let k = -1;
+      for (let i = 0; i < c.at.length && c.at[i]![0] <= pos; i++) k = i;
+      if (k >= 0) return c.base + c.at[k]![1];
+    }
     const l = this.source.lines;
     let lo = 0, hi = l.length - 1;
     while (lo < hi) { const m = (lo + hi + 1) >> 1; if (l[m]! <= pos) lo = m; else hi = m - 1; }
@@ -848,9 +855,18 @@ export class Shell {
   private errLine(msg: string): string {
     // (an eval string's lines count from the eval's line, in a script file and under -c alike)
     const line = this.lineOf(this.curPos);
-    // bash names the source of functions defined in a -c string "environment"
-    const name = this.funcDepth > 0 && this.cMode && this.sourcing === 0 ? 'environment' : this.errName;
-    return `${name}: line ${line}: ${msg}\n`;
+    return `${this.errSourceName()}: line ${line}: ${msg}\n`;
+  }
+
+  /**
+   * The name bash's errors start with: BASH_SOURCE[0], the file the running code is from — a
+   * function's is the file that defined it (a sourced file, or the script); bash names the source
+   * of functions defined in a -c string "environment".
+   */
+  errSourceName(): string {
+    if (this.funcFiles.length === 0) return this.errName;
+    const f = this.funcFiles[this.funcFiles.length - 1]!;
+    return f !== '' ? f : this.cMode ? 'environment' : this.arg0;
   }
 
   /**
@@ -1217,7 +1233,7 @@ export class Shell {
       this.source = prevSrc;
     }
     const e = parsed.error;
-    await this.syntaxError(e, `${this.errName}: ${name}: line ${at + e.line - 1}: `);
+    await this.syntaxError(e, `${this.errSourceName()}: ${name}: line ${at + e.line - 1}: `);
     // (bash's parse_matched_pair errors do not count: POSIX mode goes on after those)
     this.evalSyntaxError = !e.matchedPair;
     return 2;
@@ -2107,7 +2123,7 @@ export class Shell {
   private pipestatusVar: Var | undefined;
 
   // ---- substitutions ---------------------------------------------------------------------
-  async cmdSubst(stmts: Stmt[]): Promise<string> {
+  async cmdSubst(stmts: Stmt[], right?: number, inHeredoc = false): Promise<string> {
     // $(< file)
     if (stmts.length === 1 && stmts[0]!.Cmd === null && stmts[0]!.Redirs.length === 1 && stmts[0]!.Redirs[0]!.Op === Tok.rdrIn) {
       const p = await this.ex.literal(stmts[0]!.Redirs[0]!.Word);
@@ -2133,6 +2149,15 @@ export class Shell {
     sub.fds.set(1, p.w);
     p.w.retain(); p.w.release();
     p.r.retain();
+    // (a `$( )` spanning lines or holding compound commands: bash's line numbers, see SourceInfo)
+    if (right !== undefined && stmts.length && this.source.src.charCodeAt(right) === 41) {
+      // (in a here-document bash parses the text as it expands the body: lines from the command's)
+      const lo = stmts[0]!.Position;
+      if (inHeredoc) sub.source = { ...this.source, comsub: { lo, hi: right, base: this.lineOf(this.curPos), at: stmts.map((s) => [s.Position, this.lineOf(s.Position) - this.lineOf(lo)]) } };
+      else if (stmts.length > 1 || (stmts[0]!.Cmd && stmts[0]!.Cmd.type !== 'CallExpr') || this.source.src.slice(lo, right).includes('\n')) {
+        sub.source = { ...this.source, comsub: { lo, hi: right, base: this.lineOf(right), at: stmtLines(this.source.src, stmts) } };
+      }
+    }
     const reading = readAll(p.r);
     const st = await this.runSubshell((s) => s.stmts(stmts), sub);
     let out = (await reading).toString('latin1');

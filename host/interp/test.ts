@@ -75,7 +75,7 @@ function intArg(sh: Shell, s: string, strict: boolean): bigint {
     if (/^[+-]?[0-9]+$/.test(t)) { const n = BigInt(t); if (n >= -(2n ** 63n) && n < 2n ** 63n) return n; }
     throw new ShellError(`${s}: integer expression expected`, 2);
   }
-  return sh.arith.evalString(s);
+  return sh.arith.evalString(s); // (an error: see condBinary)
 }
 
 export function binaryTest(sh: Shell, op: number, x: string, y: string, strictInt: boolean): boolean {
@@ -158,7 +158,8 @@ function condBinary(sh: Shell, op: number, x: string, y: string): boolean | Prom
   try {
     return binaryTest(sh, op, x, y, false);
   } catch (e) {
-    if (!(e instanceof ArithError)) throw e;
+    // (an error in a subscript jumps to the top level instead)
+    if (!(e instanceof ArithError) || e.subscript) throw e;
     return sh.err(`[[: ${e.report()}`).then(() => false);
   }
 }
