@@ -7,6 +7,7 @@ import type { Shell } from './runner.ts';
 import { fromBytes } from './runner.ts';
 import { drainHeld, type OsFd } from './io.ts';
 import { spawnAddon } from './native-spawn.ts';
+import { sigNumber } from './signals.ts';
 
 export interface Found { path?: string; error?: string; status: number; display?: string }
 
@@ -81,6 +82,16 @@ export function reportSignal(sh: Shell, signal: string, pid: number, fallback: s
   return sh.writeFd(2, signal === 'SIGTERM' ? `${desc}\n` : `${sh.errName}: line ${sh.lineOf(sh.curPos)}: ${String(pid).padStart(5)} ${desc.padEnd(24)}${text}\n`).catch(() => undefined);
 }
 
+/** Signals the shell ignores (`trap '' SIG`): a command starts with them ignored, as in bash. */
+function ignoredSignals(sh: Shell): Int32Array | undefined {
+  let out: number[] | undefined;
+  for (const [k, v] of sh.traps) {
+    const n = v === '' ? sigNumber(k) : undefined;
+    if (n !== undefined && n > 0) (out ??= []).push(n);
+  }
+  return out && Int32Array.from(out);
+}
+
 /**
  * Spawns `file` with argv and waits for it; returns bash-style status (128+n on signal). Through
  * posix_spawn (native-spawn.ts) when the addon is there, else child_process. Either way the child
@@ -135,7 +146,7 @@ export function runExternal(sh: Shell, found: string, args: string[]): Promise<n
     if (addon) {
       const env = Object.entries({ ...sh.environ(undefined, true), _: file }).map(([k, v]) => Buffer.from(`${k}=${v}`, 'latin1'));
       const r = addon.spawn(Buffer.from(file, 'latin1'), args.map((a) => Buffer.from(a, 'latin1')), env, Buffer.from(sh.cwd, 'latin1'), Int32Array.from(stdio), sh.procGroups,
-        (code, sig) => exited(code >= 0 ? code : sig > 0 ? null : 127, code >= 0 || sig <= 0 ? null : signalName(sig)));
+        (code, sig) => exited(code >= 0 ? code : sig > 0 ? null : 127, code >= 0 || sig <= 0 ? null : signalName(sig)), ignoredSignals(sh));
       if (r < 0) { const code = errnoName(-r); failed(code, `spawn ${fromBytes(file)} ${code}`); return; }
       pid = r;
     } else {

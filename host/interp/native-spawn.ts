@@ -8,7 +8,7 @@ import * as path from 'node:path';
 
 export interface SpawnAddon {
   /** pid, or -errno when nothing was started; `onExit(code, signal)` with code -1 when killed. */
-  spawn(file: Buffer, argv: Buffer[], env: Buffer[], cwd: Buffer, fds: Int32Array, setsid: boolean, onExit: (code: number, signal: number) => void): number;
+  spawn(file: Buffer, argv: Buffer[], env: Buffer[], cwd: Buffer, fds: Int32Array, setsid: boolean, onExit: (code: number, signal: number) => void, ignored?: Int32Array): number;
   /** A new anonymous pipe, [read fd, write fd] (close-on-exec), or -errno. */
   pipe(): [number, number] | number;
   supported(): boolean;

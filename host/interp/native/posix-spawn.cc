@@ -5,10 +5,11 @@
 //
 // Also anonymous pipes (pipe(2)), which Node cannot make.
 //
-// spawn(file, argv, env, cwd, fds, setsid, onExit) -> pid, or -errno when nothing was started
+// spawn(file, argv, env, cwd, fds, setsid, onExit[, ignored]) -> pid, or -errno when nothing was started
 //   file, cwd: Buffer (bytes, no NUL); argv, env: Buffer[] ("NAME=value"); fds: Int32Array, the
 //   parent fd for each child fd 0..n-1 (-1: closed in the child); setsid: a new session and
-//   process group (libuv's `detached`); onExit(code, signal): code -1 when killed by `signal`.
+//   process group (libuv's `detached`); onExit(code, signal): code -1 when killed by `signal`;
+//   ignored: Int32Array of signals the child starts with ignored (the shell's `trap '' SIG`).
 #include <node_api.h>
 #include <uv.h>
 #include <errno.h>
@@ -89,8 +90,8 @@ napi_value number(napi_env env, int v) {
 }
 
 napi_value Spawn(napi_env env, napi_callback_info info) {
-  size_t argc = 7;
-  napi_value a[7];
+  size_t argc = 8;
+  napi_value a[8];
   napi_get_cb_info(env, info, &argc, a, nullptr, nullptr);
   if (argc < 7) {
     napi_throw_type_error(env, nullptr, "spawn: 7 arguments expected");
@@ -147,6 +148,26 @@ napi_value Spawn(napi_env env, napi_callback_info info) {
   sigfillset(&all);
   sigdelset(&all, SIGKILL);
   sigdelset(&all, SIGSTOP);
+  // A signal the shell ignores stays ignored in the child, as bash's are: posix_spawn leaves a
+  // signal out of the default set as the parent has it, so the parent ignores it for the moment
+  // of the spawn (the shell ignores it anyway: its trap is '').
+  std::vector<int> ignored;
+  if (argc >= 8) {
+    napi_typedarray_type itype;
+    size_t n = 0;
+    void* data = nullptr;
+    if (napi_get_typedarray_info(env, a[7], &itype, &n, &data, &ab, &offset) == napi_ok && itype == napi_int32_array) {
+      const int32_t* sigs = static_cast<const int32_t*>(data);
+      for (size_t i = 0; i < n; i++) if (sigs[i] > 0 && sigs[i] < NSIG && sigs[i] != SIGKILL && sigs[i] != SIGSTOP) ignored.push_back(sigs[i]);
+    }
+  }
+  std::vector<struct sigaction> saved(ignored.size());
+  struct sigaction ign = {};
+  ign.sa_handler = SIG_IGN;
+  for (size_t i = 0; i < ignored.size(); i++) {
+    sigdelset(&all, ignored[i]);
+    sigaction(ignored[i], &ign, &saved[i]);
+  }
   posix_spawnattr_setsigmask(&attr, &none);
   posix_spawnattr_setsigdefault(&attr, &all);
   short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
@@ -154,6 +175,7 @@ napi_value Spawn(napi_env env, napi_callback_info info) {
   posix_spawnattr_setflags(&attr, flags);
   pid_t pid = -1;
   if (!err) err = posix_spawn(&pid, file.c_str(), &actions, &attr, argvp.data(), envp.data());
+  for (size_t i = ignored.size(); i-- > 0;) sigaction(ignored[i], &saved[i], nullptr);
   for (int t : tmp) if (t >= 0) close(t);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
