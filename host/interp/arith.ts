@@ -653,7 +653,7 @@ function badNumberAt(err: unknown, e: Word): unknown {
   return err;
 }
 
-/** `1[2]`: a subscript after a number; bash's token is the rest from the `[`. */
+/** `1[$i]`: a subscript that is not plain text after a number (notElementRef takes the plain ones); bash's token is the rest from the `[`. */
 function badElementBase(p: ParamExp): ArithError {
   const e = new ArithError('syntax error: invalid arithmetic operator');
   e.tokenPos = p.Param.ValueEnd;
