@@ -47,6 +47,24 @@ async function usageErr(sh: Shell, name: string, msg: string | undefined): Promi
   return 2;
 }
 /**
+ * bash's internal_getopt for builtins whose options are letters without arguments: the letters
+ * given before the first operand (or `--`), in order, and the index of the first operand; a
+ * usage error's status for a letter not in `allowed`.
+ */
+async function flagOptions(sh: Shell, name: string, args: string[], allowed: string): Promise<{ flags: string; next: number } | number> {
+  let flags = '', i = 1;
+  for (; i < args.length; i++) {
+    const o = args[i]!;
+    if (o === '--') { i++; break; }
+    if (!/^-./.test(o)) break;
+    for (const c of o.slice(1)) {
+      if (!allowed.includes(c)) return usageErr(sh, name, `-${c}: invalid option`);
+      flags += c;
+    }
+  }
+  return { flags, next: i };
+}
+/**
  * Leading options of a builtin that takes only the flags in `allowed` (internal_getopt-like):
  * `--` ends them, a lone `-` is an operand. Returns the flags and the index of the first operand,
  * or the usage-error status (2) after printing `-X: invalid option`.
@@ -552,17 +570,10 @@ function dotDotOk(cwd: string, dir: string): boolean {
 
 def(['cd'], async (sh, args) => {
   // (the last of -L and -P counts; bash has no -@ without extended attributes)
-  let physical = false, i = 1;
-  for (; i < args.length; i++) {
-    const o = args[i]!;
-    if (o === '--') { i++; break; }
-    if (!/^-./.test(o)) break;
-    for (const c of o.slice(1)) {
-      if (!'LPe'.includes(c)) return usageErr(sh, 'cd', `-${c}: invalid option`);
-      if (c !== 'e') physical = c === 'P';
-    }
-  }
-  const a = args.slice(i);
+  const o = await flagOptions(sh, 'cd', args, 'LPe');
+  if (typeof o === 'number') return o;
+  const physical = o.flags.replace(/e/g, '').endsWith('P');
+  const a = args.slice(o.next);
   if (a.length > 1) { await errOut(sh, 'cd', 'too many arguments'); return 1; }
   let dir = a[0];
   let print = false;
@@ -1142,16 +1153,9 @@ def(['unset'], async (sh, args) => {
   let st = 0;
   let explicitV = false;
   // (leading options as bash's internal_getopt reads them)
-  let first = 1, fv = '';
-  for (; first < args.length; first++) {
-    const a = args[first]!;
-    if (a === '--') { first++; break; }
-    if (!/^-./.test(a)) break;
-    for (const c of a.slice(1)) {
-      if (!'fvn'.includes(c)) return usageErr(sh, 'unset', `-${c}: invalid option`);
-      if (c !== 'n') fv += c;
-    }
-  }
+  const o = await flagOptions(sh, 'unset', args, 'fvn');
+  if (typeof o === 'number') return o;
+  const first = o.next, fv = o.flags;
   if (fv.includes('f') && fv.includes('v')) { await errOut(sh, 'unset', 'cannot simultaneously unset a function and a variable'); return 1; }
   for (let ai = 1; ai < args.length; ai++) {
     const a = args[ai]!;
