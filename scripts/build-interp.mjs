@@ -118,7 +118,9 @@ async function buildSnapshot() {
     const env = { ...process.env };
     delete env.NODE_OPTIONS;
     const blob = `${BLOB}.tmp-${process.pid}`;
-    const b = spawnSync(process.execPath, [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', blob, '--build-snapshot', entry], { env: {}, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000 });
+    // (TMPDIR: an empty directory of its own, so that a warm-up that made a pipe would need mkfifo,
+    // and so child_process, on every machine alike, and fail the serialize callback's check)
+    const b = spawnSync(process.execPath, [...SNAPSHOT_V8_FLAGS, '--snapshot-blob', blob, '--build-snapshot', entry], { env: { TMPDIR: tmp }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000 });
     if (b.status !== 0) {
       await rm(blob, { force: true });
       return `node --build-snapshot failed: ${b.error?.message ?? ''}${b.stderr}${b.stdout}`.trim();

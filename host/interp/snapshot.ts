@@ -16,17 +16,19 @@ setMvdanLoader(loadMvdanBesideBlob);
 parse('echo warm | cat; x=$((1+2)); [[ a == b ]]', false);
 parse('echo warm', true);
 
-// A script through the interpreter, so the functions most scripts run (substitutions, loops,
-// expansions, builtins) are compiled into the blob: a function that ran while the blob was built
-// keeps its bytecode. No pipe and no external command: without the addon (a native module cannot
-// be in the blob) both would go through child_process, and that module alone in the blob costs
-// every start ~10% more instructions than the bytecode they compile saves (the serialize callback
-// checks). No environment; its fds are forgotten before the blob is written.
+// A script through the interpreter, so the functions most scripts run (loops, expansions,
+// builtins, functions) are compiled into the blob: a function that ran while the blob was built
+// keeps its bytecode. No pipe, command substitution, here-string or external command: without the addon (a
+// native module cannot be in the blob) they make FIFOs with mkfifo or spawn through
+// child_process, and that module alone in the blob costs every start ~4% more instructions than
+// the bytecode they would compile saves (the serialize callback checks; the build gives this an
+// empty TMPDIR, so that a pipe fails it on every machine). No environment; its fds are forgotten
+// before the blob is written.
 const WARM_UP = `f() { local a=$1; case $a in a*) printf '%s\\n' "\${a#a}" ;; *) echo "$a" ;; esac; }
-x=$(f abc); y=$(echo "$x"; read -r l <<< "$x")
+f abc; printf -v x '%s' abc; y=$x
 for i in 1 2 3; do f "b$i"; [[ $i == 2 ]] && z=\${x//c/C}; (( i > 1 )) || w=\${#y}; done
-n=0; while [ $n -lt 3 ]; do n=$((n + 1)); done; v=$(echo ext); set -- $v
-while read -r a b; do :; done <<< "$x $y $z $w $n"
+n=0; while [ $n -lt 3 ]; do n=$((n + 1)); done; v=ext; set -- $v
+while read -r a b; do :; done < /dev/null; echo "$x $y $z $w $n"
 `;
 const nul = fs.openSync('/dev/null', 'r+');
 void runScript(Buffer.from(WARM_UP), { fds: { 0: nul, 1: nul, 2: nul }, env: {}, cwd: '/' }).finally(() => fs.closeSync(nul));
