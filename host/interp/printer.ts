@@ -8,7 +8,7 @@ const IND = '    ';
 
 class Printer {
   heredocs: string[] = [];
-  /** Set by stmtLines: each statement printed is preceded by a marker `\x01<index>\x02`. */
+  /** Set by stmtLines: each statement printed is preceded by a marker `\uE000<index>\uE001` (never in latin1 source text). */
   marked: Stmt[] | undefined;
   constructor(readonly src: string) {}
 
@@ -58,7 +58,7 @@ class Printer {
   /** A statement on one logical line (compound commands span lines at `ind`). */
   stmt(s: Stmt, ind: string): string {
     let out = s.Negated ? '! ' : '';
-    if (this.marked) out = `\x01${this.marked.push(s) - 1}\x02` + out;
+    if (this.marked) out = `\uE000${this.marked.push(s) - 1}\uE001` + out;
     out += s.Cmd ? this.cmd(s.Cmd, ind) : '';
     const rs = s.Redirs.map((r) => this.redir(r));
     if (rs.length) out += (out ? ' ' : '') + rs.join(' ');
@@ -196,6 +196,14 @@ export function printFunction(src: string, name: string, body: Stmt): string {
  * compound commands are laid out as `declare -f` does. Returns statement positions, ascending.
  */
 export function stmtLines(src: string, stmts: Stmt[]): Array<[number, number]> {
+  // (a `$( )` in a loop runs again and again: its tree and source do not change)
+  let r = linesOf.get(stmts);
+  if (r === undefined) linesOf.set(stmts, (r = printedLines(src, stmts)));
+  return r;
+}
+const linesOf = new WeakMap<Stmt[], Array<[number, number]>>();
+
+function printedLines(src: string, stmts: Stmt[]): Array<[number, number]> {
   const p = new Printer(src);
   p.marked = [];
   let text = '';
@@ -208,8 +216,8 @@ export function stmtLines(src: string, stmts: Stmt[]): Array<[number, number]> {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 10) line++;
-    else if (c === 1) {
-      const j = text.indexOf('\x02', i);
+    else if (c === 0xe000) {
+      const j = text.indexOf('\uE001', i);
       const st = p.marked[Number(text.slice(i + 1, j))]!;
       out.push([st.Position, line]);
       i = j;
