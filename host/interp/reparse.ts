@@ -65,6 +65,21 @@ function offsetOf(src: string, line: number, col: number): number {
   return Math.min(src.length, off + col - 1);
 }
 
+/**
+ * One parse of the (patched) source and the steps after it, for the whole script and for the
+ * prefix that runs before a syntax error alike: `[[` in POSIX mode, the patches' markers undone,
+ * `$'…'` in POSIX mode, `{a[i]}>` fd variables. Throws ParseError.
+ */
+function parsePatched(src: string, posix: boolean): File {
+  const conds = posix ? posixConds(src) : undefined;
+  const file = parse(toUtf8(conds?.src ?? src), posix);
+  if (conds) graftConds(file, conds.tests);
+  if ((appendMarks.size && src.includes('__hpP')) || (numParams.size && src.includes('__hpS')) || paramOps.size || emptyGlobs.size) markAppends(file);
+  if (posix && /\$['"]/.test(src)) dollarQuotes(file, false);
+  if (ARRAY_FD_VAR.test(src)) arrayFdVars(file);
+  return file;
+}
+
 /** Parses `latin1` (the script's bytes); never throws ParseError. */
 export function parseScript(latin1: string, posix: boolean): ParsedScript {
   let src = latin1;
@@ -73,12 +88,7 @@ export function parseScript(latin1: string, posix: boolean): ParsedScript {
   paramOps.clear(); emptyGlobs.clear();
   for (let round = 0; ; round++) {
     try {
-      const conds = posix ? posixConds(src) : undefined;
-      const file = parse(toUtf8(conds?.src ?? src), posix);
-      if (conds) graftConds(file, conds.tests);
-      if ((appendMarks.size && src.includes('__hpP')) || (numParams.size && src.includes('__hpS')) || paramOps.size || emptyGlobs.size) markAppends(file);
-      if (posix) dollarQuotes(file, false);
-      if (ARRAY_FD_VAR.test(src)) arrayFdVars(file);
+      const file = parsePatched(src, posix);
       return warning ? { file, src, warning } : { file, src };
     } catch (e) {
       if (!(e instanceof ParseError)) throw e;
@@ -277,9 +287,7 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean): Pa
     if (/(^|[^\\])(\\\\)*\\$/.test(last)) continue; // a continuation line
     const pre = lines.slice(0, k).join('\n') + '\n';
     try {
-      const file = parse(toUtf8(pre), posix);
-      if (posix) dollarQuotes(file, false);
-      if ((appendMarks.size && pre.includes('__hpP')) || (numParams.size && pre.includes('__hpS')) || paramOps.size || emptyGlobs.size) markAppends(file);
+      const file = parsePatched(pre, posix);
       error.prefixEnd = pre.length;
       return { file, src, error };
     } catch (x) {

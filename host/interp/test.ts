@@ -274,7 +274,7 @@ function notGroup(sh: Shell, w: Word): TestExpr | null {
   if (r === undefined) {
     r = null;
     try {
-      const f = parse(Buffer.from(`[[ ${p.Pattern.Value} ]]`, 'latin1').toString('utf8'), sh.posix);
+      const f = parse(Buffer.from(`[[ ${p.Pattern.Value} ]]`, 'latin1').toString('utf8'), false);
       const c = f.Stmts.length === 1 ? f.Stmts[0]!.Cmd : null;
       if (c && c.type === 'TestClause') r = c.X;
     } catch { /* keep the word */ }
