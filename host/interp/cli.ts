@@ -35,9 +35,8 @@ export interface RunOptions {
 /** Builds a shell with the process-like initial state. */
 export function newShell(o: RunOptions = {}): Shell {
   const sh = new Shell();
-  sh.opts.posix = !!o.posix;
-  if (o.posix) sh.shopt.add('expand_aliases').add('inherit_errexit').add('shift_verbose');
   if (o.opts) Object.assign(sh.opts, o.opts);
+  if (o.posix) setLongOpt(sh, 'posix', true); // (as `set -o posix`: its shopt options too)
   if (o.opts?.interactive) {
     // (no job control, history or prompts here: just the visible option state of `bash -i`)
     for (const n of ['emacs', 'history', 'histexpand']) setLongOpt(sh, n, true);
@@ -121,7 +120,12 @@ function sameFile(a: string, b: string): boolean {
   } catch { return false; }
 }
 function isDir(p: string): boolean { try { return fs.statSync(Buffer.from(p, 'latin1')).isDirectory(); } catch { return false; } }
-function loginShell(): string { try { return userInfo().shell || '/bin/sh'; } catch { return '/bin/sh'; } }
+/** The user's login shell (bash's default SHELL), looked up once per process. */
+function loginShell(): string {
+  if (shellOfUser === undefined) { try { shellOfUser = userInfo().shell || '/bin/sh'; } catch { shellOfUser = '/bin/sh'; } }
+  return shellOfUser;
+}
+let shellOfUser: string | undefined;
 function os_hostname(): string { try { return fs.readFileSync('/proc/sys/kernel/hostname', 'utf8').trim(); } catch { return 'localhost'; } }
 function safeTty(fd: number): boolean { try { return isatty(fd); } catch { return false; } }
 
