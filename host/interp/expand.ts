@@ -1133,7 +1133,8 @@ export class Expander {
     if (p.Slice && ((p.Slice.Offset && !ar.canSync(p.Slice.Offset)) || (p.Slice.Length && !ar.canSync(p.Slice.Length)))) return false;
     if (p.Repl && ((p.Repl.Orig && !this.canSync(p.Repl.Orig)) || (p.Repl.With && !this.canSync(p.Repl.With)))) return false;
     const e = p.Exp;
-    if (e && (e.Op < Tok.perc || e.Op > Tok.dblComma || (e.Word && !this.canSync(e.Word)))) return false;
+    if (e && ((e.Op < Tok.perc || e.Op > Tok.dblComma) && e.Op !== TOGGLE_FIRST && e.Op !== TOGGLE_ALL)) return false;
+    if (e?.Word && !this.canSync(e.Word)) return false;
     return true;
   }
 
@@ -1430,21 +1431,19 @@ export class Expander {
     const d = this.promptEscapes(v, true);
     const p = /[$`\\]/.test(d) ? promptTextWord(d) : null;
     if (!p) return this.promptEscapes(v);
-    {
-      const sh = this.sh, x = sh.opts.xtrace, st = sh.status, source = sh.source;
-      sh.opts.xtrace = false;
-      // (the word's positions are in the prompt's own text, which error messages quote)
-      sh.source = { ...source, src: p.src };
-      try { return (await this.heredoc(p.word)).replace(/\n$/, ''); } catch (e) {
-        if (!(e instanceof ShellError) && !(e instanceof ArithError)) throw e;
-        sh.source = source;
-        await sh.err(e instanceof ArithError ? e.report() : e.message);
-      } finally { sh.opts.xtrace = x; sh.status = st; sh.source = source; }
-    }
+    const sh = this.sh, x = sh.opts.xtrace, st = sh.status, source = sh.source;
+    sh.opts.xtrace = false;
+    // (the word's positions are in the prompt's own text, which error messages quote)
+    sh.source = { ...source, src: p.src };
+    try { return (await this.heredoc(p.word)).replace(/\n$/, ''); } catch (e) {
+      if (!(e instanceof ShellError) && !(e instanceof ArithError)) throw e;
+      sh.source = source;
+      await sh.err(e instanceof ArithError ? e.report() : e.message);
+    } finally { sh.opts.xtrace = x; sh.status = st; sh.source = source; }
     return this.promptEscapes(v);
   }
 
-  /** `${x@P}`: bash's prompt backslash escapes (the later parameter/command expansion is not done). */
+  /** The backslash escapes of a prompt (`${x@P}`, PS4), promptString's first step; `quote`: their results quoted for the expansions after. */
   private promptEscapes(v: string, quote = false): string {
     if (!v.includes('\\')) return v;
     // (`quote`: what an escape gives is kept from the expansions that follow)
@@ -1491,7 +1490,6 @@ export class Expander {
     switch (op) {
       case 'Q': return isSet ? shellQuote(v, this.sh.utf8Locale()) : '';
       case 'E': return ansiC(v, this.sh.utf8Escapes());
-      case 'P': return this.promptEscapes(v);
       case 'U': return caseMod(v, Tok.dblCaret, '', this.utf8(v));
       case 'u': return caseMod(v, Tok.caret, '', this.utf8(v));
       case 'L': return caseMod(v, Tok.dblComma, '', this.utf8(v));

@@ -408,16 +408,3 @@ async function evTraced(sh: Shell, e: TestExpr): Promise<boolean> {
   return neg ? !v : v;
 }
 
-/** Text of a `[[ ]]` expression as bash's xtrace shows it (operands expanded). */
-export async function testTrace(sh: Shell, e: TestExpr): Promise<string> {
-  switch (e.type) {
-    case 'ParenTest': return `( ${await testTrace(sh, e.X)} )`;
-    case 'UnaryTest': {
-      if (e.Op === Tok.exclMark) return `! ${await testTrace(sh, e.X)}`;
-      const name = Object.keys(unaryOps).find((k) => unaryOps[k] === e.Op && k !== '-a' && k !== '-h') ?? '-?';
-      return `${name} ${await testTrace(sh, e.X)}`;
-    }
-    case 'BinaryTest': return `${await testTrace(sh, e.X)} ${binNames[e.Op] ?? '?'} ${await testTrace(sh, e.Y)}`;
-    case 'Word': return sh.ex.literal(e);
-  }
-}
