@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { isatty } from 'node:tty';
 import type { Assign, Word } from './ast.ts';
 import type { Job, Shell, Var } from './runner.ts';
-import { errnoMsg, noShebangScript, optionLetters, savedOpts, scriptRunner, tempScopes, traceWord } from './runner.ts';
+import { errnoMsg, maxKey, noShebangScript, optionLetters, savedOpts, scriptRunner, tempScopes, traceWord } from './runner.ts';
 import { declWords, parseScript } from './reparse.ts';
 import { DiscardError, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { readSome, readByteSync, readPath, AGAIN, TIMEOUT } from './io.ts';
@@ -390,8 +390,7 @@ export function formatPrintf(fmt: string, args: string[], errs: string[], tz: ()
         let secs = arg === undefined || arg === '' ? -1 : Number(numArg(arg, errs));
         if (secs === -1) secs = Math.floor(Date.now() / 1000);
         else if (secs === -2) secs = Math.floor((startTime ?? Date.now()) / 1000);
-        let s = strftime(part.strftime, secs, tz());
-        if (s.length >= 128) s = ''; // (bash's strftime buffer is 128 bytes: a longer result is nothing)
+        let s = strftime(part.strftime, secs, tz()); // ('' past bash's 128-byte buffer)
         if (prec !== undefined && prec >= 0) s = s.slice(0, prec);
         o += pad(s, width, left);
         continue;
@@ -1182,8 +1181,7 @@ def(['unset'], async (sh, args) => {
         else if (v?.arr) {
           let i = Number(sub);
           if (i < 0) {
-            const keys = [...v.arr.keys()];
-            i = (keys.length ? Math.max(...keys) + 1 : 0) + i;
+            i = maxKey(v.arr) + 1 + i;
             if (i < 0) throw new ShellError(`[${sub}]: bad array subscript`, 1);
           }
           v.arr.delete(i);

@@ -122,9 +122,9 @@ export function formatLongDouble(v: LongDouble, conv: string, prec: number | und
     s = dg[0]! + (p || alt ? '.' : '') + dg.slice(1) + 'e' + expText(d);
   } else {
     const P = p === 0 ? 1 : p;
-    const [, X] = sci(v, P - 1);
+    const [dg, X] = sci(v, P - 1);
     if (X < P && X >= -4) s = fixed(v, P - 1 - X);
-    else { const [dg, d] = sci(v, P - 1); s = dg[0]! + (P - 1 || alt ? '.' : '') + dg.slice(1) + 'e' + expText(d); }
+    else s = dg[0]! + (P - 1 || alt ? '.' : '') + dg.slice(1) + 'e' + expText(X);
     if (!alt) s = s.replace(/\.(\d*?)0+(e|$)/, (m0, keep: string, end: string) => (keep ? '.' + keep : '') + end);
     else if (!s.includes('.')) s = s.replace(/(e|$)/, '.$1');
   }

@@ -630,7 +630,7 @@ export class Shell {
             if (a?.readonly) throw new ShellError(`${t[0]}: cannot unset: readonly variable`, 1);
             if (k === '@' || k === '*') this.unsetVar(t[0]);
             else if (a?.assoc) a.assoc.delete(k);
-            else if (a?.arr) { let n = Number(k); if (n < 0) n += a.arr.size ? Math.max(...a.arr.keys()) + 1 : 0; a.arr.delete(n); }
+            else if (a?.arr) { let n = Number(k); if (n < 0) n += maxKey(a.arr) + 1; a.arr.delete(n); }
             else if (a && Number(k) === 0) a.str = undefined;
           } else if (t) this.unsetVar(t[0]);
           return;
@@ -3068,7 +3068,7 @@ function timeFormat(f: string, real: number): string {
 }
 
 /** The highest index of an indexed array, -1 when it has none (a loop: no spread, whatever the size). */
-function maxKey(m: Map<number, unknown>): number {
+export function maxKey(m: Map<number, unknown>): number {
   let max = -1;
   for (const k of m.keys()) if (k > max) max = k;
   return max;
