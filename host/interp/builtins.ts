@@ -1035,7 +1035,7 @@ async function listFunctions(sh: Shell): Promise<void> {
 }
 
 /** bash's sh_single_quote (alias listings): always '…', control characters as they are. */
-function singleQuote(v: string): string {
+export function singleQuote(v: string): string {
   return "'" + v.replace(/'/g, "'\\''") + "'";
 }
 

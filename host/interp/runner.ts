@@ -16,7 +16,7 @@ import { FdTable, OsFd, drainHeld, isSigPipe, makeFifoPath, makePipe, openFile, 
 import { matchExtPattern } from './pattern.ts';
 import { parse, ParseError } from './parser.ts';
 import { appendElems, arithTextWord, badAssigns, badFuncNames, declWords, parseScript, rawArith, type DeferredParseError } from './reparse.ts';
-import { builtins, specialBuiltins, syncBuiltins, declClause, declare, declLastArg, localSync, readLine, shellOptsString, wordOfText, type DeclItem } from './builtins.ts';
+import { builtins, specialBuiltins, syncBuiltins, declClause, declare, declLastArg, localSync, readLine, shellOptsString, singleQuote, wordOfText, type DeclItem } from './builtins.ts';
 import { runExternal, lookPath } from './exec.ts';
 import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from './registry.ts';
 import { evalTest, evalTestTraced, testSyncable } from './test.ts';
@@ -2550,11 +2550,11 @@ export class Shell {
             // (`[k]+=v` appends to the value before this assignment, or the current one with `+=(…)`)
             const val = appendElems.has(el) ? ((a.Append ? m.get(k) : v?.assoc?.get(k)) ?? '') + x : x;
             m.set(k, v ? this.applyAttrs(v, val) : val);
-            if (traced) shown.push(`[${sqTrace(k)}]=${sqTrace(x)}`);
+            if (traced) shown.push(`[${singleQuote(k)}]=${singleQuote(x)}`);
           } else if (el.Value) {
             // (bash shows the word as written, single-quoted in a `declare`)
             let w = wordSource(this.source.src, el.Value) ?? `'${await this.ex.literal(el.Value, 'none')}'`;
-            if (decl) w = `'${w.replace(/'/g, "'\\''")}'`;
+            if (decl) w = singleQuote(w);
             await this.err(`${name}: ${w}: must use subscript when assigning associative array`);
           }
         }
@@ -2576,7 +2576,7 @@ export class Shell {
       else if (el.Value) items.push({ vals: await this.ex.fields([el.Value]) });
     }
     if (traced) {
-      const shown = items.map((it) => ('idx' in it ? `[${sqTrace(arithSource(this.source.src, it.idx) ?? '')}]=${sqTrace(it.val)}` : it.vals.map(sqTrace).join(' ')));
+      const shown = items.map((it) => ('idx' in it ? `[${singleQuote(arithSource(this.source.src, it.idx) ?? '')}]=${singleQuote(it.val)}` : it.vals.map(singleQuote).join(' ')));
       await this.traceRaw(`${name}${a.Append ? '+=' : '='}(${shown.filter((x) => x !== '').join(' ')})`);
     }
     const m = a.Append && v?.arr ? v.arr : a.Append && v?.str !== undefined ? new Map([[0, v.str]]) : new Map<number, string>();
@@ -3111,10 +3111,6 @@ function arithRange(src: string, e: ArithmExpr): [number, number] | undefined {
 }
 
 /** bash's sh_single_quote, as xtrace shows a declaration's array values. */
-function sqTrace(v: string): string {
-  return "'" + v.replace(/'/g, "'\\''") + "'";
-}
-
 /** An array literal's source as bash's xtrace shows it: `(elem elem …)`, words as written. */
 function arrayLiteralSource(src: string, a: ArrayExpr): string | undefined {
   const parts: string[] = [];
@@ -3129,7 +3125,7 @@ function arrayLiteralSource(src: string, a: ArrayExpr): string | undefined {
 /** A word as bash's xtrace shows it: single-quoted with a shell metacharacter, `$'…'` with a control character. */
 export function traceWord(w: string, utf8 = false, assigned = false): string {
   if (w === '') return assigned ? '' : "''"; // (bash traces `a=` for an empty value)
-  if (/[ \t\n'"\\|&;()<>!{}*[?\]^$`]|^[~#]|[=:]~/.test(w)) return "'" + w.replace(/'/g, "'\\''") + "'";
+  if (/[ \t\n'"\\|&;()<>!{}*[?\]^$`]|^[~#]|[=:]~/.test(w)) return singleQuote(w);
   return needsAnsiC(w, utf8) ? ansicQuote(w, utf8) : w;
 }
 
