@@ -38,3 +38,17 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
+
+// The built-in shell tool's declaration (REQ-SHELL-001): a plugin module like any configured one,
+// loaded by the router from plugins/shell.mjs through the plugin host (host/shell/builtin-shell.ts).
+await build({
+  entryPoints: ['plugins/shell.ts'],
+  outfile: 'plugins/shell.mjs',
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2022',
+  external: ['hpatch:core/v1'],
+  legalComments: 'none',
+  logLevel: 'warning',
+});

@@ -1,6 +1,8 @@
 // `hpatch-router [--mode …] [--listen …] [--upstream …]`: start the router, print the one
 // `listening on` line, stop cleanly on SIGINT/SIGTERM.
+import { join } from 'node:path';
 import type { LoadedPlugin } from '../plugins/load-plugins.ts';
+import type { ShellThreadStorage } from '../shell/thread-storage.ts';
 import type { Contribution } from '../registry/contribution.ts';
 import { RegistryError, ToolRegistry } from '../registry/registry.ts';
 import { stderrSink } from '../proxy/request-log.ts';
@@ -15,13 +17,22 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
   }
   if (parsed.kind === 'invalid') return reportStartupProblems(parsed.problems, { usage: true });
   const { options } = parsed;
-  // Built-in tools register here as they land. Passthrough loads nothing: no built-in, no plugin,
-  // not even the plugin host module (it pulls in isolated-vm and the core artifact).
+  // Built-in tools register here. Passthrough loads nothing: no built-in, no plugin, not even the
+  // plugin host module (it pulls in isolated-vm and the core artifact).
   const builtins: Contribution[] = [];
   const problems: string[] = [];
   let tools = builtins;
   let plugins: ConfiguredPlugins | null = null;
+  // The shell tool's per-thread storage exists once the executor side (its snapshot) is up.
+  let shellStorage: ShellThreadStorage | null = null;
+  let disposeShell = (): void => {};
   if (options.mode === 'hpatch') {
+    const { loadBuiltinShell } = await import('../shell/builtin-shell.ts');
+    const shell = await loadBuiltinShell(() => shellStorage);
+    if (shell.ok) {
+      builtins.push(shell.contribution);
+      disposeShell = shell.dispose;
+    } else problems.push(...shell.problems);
     plugins = await loadConfiguredPlugins(builtins.map((c) => c.name));
     if (plugins.ok) tools = [...builtins, ...plugins.contributions];
     else problems.push(...plugins.problems);
@@ -38,11 +49,18 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
   let releaseExecutor = (): void => {};
   if (options.mode === 'hpatch' && problems.length === 0) {
     const executor = await startExecutorSide(plugins?.ok ? plugins.loaded : []);
-    if (executor.ok) releaseExecutor = executor.release;
-    else problems.push(...executor.problems);
+    if (executor.ok) {
+      releaseExecutor = executor.release;
+      const { ShellThreadStorage } = await import('../shell/thread-storage.ts');
+      const { SHELL_WRAPPER_PATH } = await import('../runtime/snapshot.ts');
+      shellStorage = new ShellThreadStorage(executor.base, join(executor.snapshotDir, SHELL_WRAPPER_PATH));
+    } else problems.push(...executor.problems);
   }
   const disposePlugins = (): void => {
+    // Shutdown removes the thread storage this router created before its snapshot is unpinned.
+    shellStorage?.close();
     releaseExecutor();
+    disposeShell();
     if (plugins?.ok) plugins.dispose();
   };
   let router;
@@ -112,7 +130,7 @@ async function loadConfiguredPlugins(builtinNames: readonly string[]): Promise<C
 }
 
 /** Snapshot, stable frontends and the frontend lock for the configured executor-backed tools. */
-async function startExecutorSide(plugins: readonly LoadedPlugin[]): Promise<{ ok: true; release(): void } | { ok: false; problems: readonly string[] }> {
+async function startExecutorSide(plugins: readonly LoadedPlugin[]): Promise<{ ok: true; base: string; snapshotDir: string; release(): void } | { ok: false; problems: readonly string[] }> {
   const { startExecutorRuntime } = await import('../runtime/executor-runtime.ts');
   const { installRootOf } = await import('../runtime/snapshot.ts');
   const r = startExecutorRuntime({
@@ -120,5 +138,5 @@ async function startExecutorSide(plugins: readonly LoadedPlugin[]): Promise<{ ok
     installRoot: installRootOf(process.argv[1]!),
     plugins: plugins.map((p) => ({ origin: p.file, id: p.id, source: p.source, tools: p.tools })),
   });
-  return r.ok ? { ok: true, release: () => r.runtime.release() } : r;
+  return r.ok ? { ok: true, base: r.runtime.base, snapshotDir: r.runtime.snapshot.dir, release: () => r.runtime.release() } : r;
 }

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as v8 from 'node:v8';
 import { runInterpCli, runScript } from './cli.ts';
+import { runShellWorker, SHELL_WORKER_FLAG } from '../worker/shell-worker.ts';
 import { mvdanLoaded, parse, setMvdanLoader } from './parser.ts';
 import { blobDir, loadMvdanBesideBlob } from './mvdan-lazy.ts';
 import { findSpawnAddon, setSpawnAddon } from './native-spawn.ts';
@@ -50,7 +51,8 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
   }
   // (the warm-up above spawned through libuv: a native module cannot be in the blob)
   setSpawnAddon(findSpawnAddon([blobDir()]));
-  runInterpCli(process.argv.slice(1)).then(
+  const args = process.argv.slice(1);
+  (args[0] === SHELL_WORKER_FLAG ? runShellWorker(args.slice(1)) : runInterpCli(args)).then(
     (code) => process.exit(code),
     (e: unknown) => { process.stderr.write(`interp: ${(e as Error)?.stack ?? String(e)}\n`); process.exit(70); },
   );

@@ -151,7 +151,8 @@ function validateOne(decl: Extract<LoadedDeclaration, { kind: 'loaded' }>, cross
     };
     if (t['hasParse'] === false) problem('has no input parser (parse)');
     if (t['hasTranslate'] === false) problem('has no translator (translate)');
-    if (t['hasExecute'] === false) problem('has no executor implementation (execute)');
+    // A built-in tool executes through the router's own worker (the shell worker), not its isolate.
+    if (t['hasExecute'] === false && decl.origin !== 'builtin') problem('has no executor implementation (execute)');
 
     if (name !== undefined && NAME_RE.test(name)) {
       // Keyed by lower case: each executor-backed tool gets a frontend file named after it, and

@@ -22,6 +22,14 @@ export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'hpatch-snapshot/1';
 /** Snapshot-relative paths of the launcher and the bundle entry it runs. */
 export const LAUNCHER_PATH = 'runtime/bin/hpatch-router';
+/** The private shell wrapper the per-thread `.runtime` link targets (host/shell/thread-storage.ts). */
+export const SHELL_WRAPPER_PATH = 'runtime/bin/shell-worker';
+/**
+ * Files only the shell worker's interpreter runs: its V8 startup snapshot, the snapshot's stamp and
+ * the shell parser it loads beside it. Frontends never run them, so a frontend checks their presence
+ * and size, not their content (hashing 7 MB would cost every plugin call ~15 ms).
+ */
+export const INTERPRETER_ONLY_FILES: ReadonlySet<string> = new Set(['runtime/dist/interp.blob', 'runtime/dist/interp.blob.stamp', 'runtime/dist/mvdan-sh.js']);
 export const ENTRY_PATH = 'runtime/dist/hpatch-router.mjs';
 export const NODE_MODULES_PATH = 'runtime/node_modules';
 /** Every wrapper is a relative symlink to the snapshot's own launcher (relative: the snapshot is built in a temp dir and renamed). */
@@ -94,6 +102,8 @@ export interface Snapshot {
 
 interface PlannedFile extends ManifestFile {
   readonly bytes: Buffer;
+  /** Kept on the copy: the launcher trusts interp.blob.stamp only while its mtime is the node binary's. */
+  readonly mtime?: Date;
 }
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
@@ -124,21 +134,20 @@ function readInstallFiles(installRoot: string): PlannedFile[] {
     const st = lstatSync(abs);
     if (!st.isFile()) throw new SnapshotError(`${abs} is not a regular file`);
     const bytes = readFileSync(abs);
-    files.push({ path: rel, sha256: sha256(bytes), size: bytes.length, executable, bytes });
+    files.push({ path: rel, sha256: sha256(bytes), size: bytes.length, executable, bytes, ...(rel.endsWith('.stamp') ? { mtime: st.mtime } : {}) });
   };
   add(join(installRoot, 'bin', 'hpatch-router'), LAUNCHER_PATH, true);
+  add(join(installRoot, 'bin', 'shell-worker'), SHELL_WRAPPER_PATH, true);
   const walk = (absDir: string, relDir: string): void => {
     for (const ent of readdirSync(absDir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const abs = join(absDir, ent.name);
       const rel = posix.join(relDir, ent.name);
       if (ent.isDirectory()) walk(abs, rel);
       else if (ent.isFile()) {
-        // Source maps only serve debugging; V8 code caches (written lazily on first run) and the
-        // interpreter's startup snapshot (interp.blob + its .stamp, tied to the node binary and CPU)
-        // are derived per machine, and frontends never start the interpreter (nor, then, the
-        // blob's own copy of its shell parser, mvdan-sh.js). Everything else in dist/ can be loaded
-        // at run time.
-        if (!/\.(map|cache|blob|stamp)$/.test(ent.name) && ent.name !== 'mvdan-sh.js') add(abs, rel, false);
+        // Source maps only serve debugging and V8 code caches are written lazily per machine.
+        // Everything else in dist/ can be loaded at run time — the interpreter's startup snapshot
+        // too (interp.blob, its .stamp and its parser mvdan-sh.js): the shell worker starts from it.
+        if (!/\.(map|cache)$/.test(ent.name)) add(abs, rel, false);
       } else throw new SnapshotError(`${abs}: dist/ may contain only regular files and directories`);
     }
   };
@@ -230,6 +239,7 @@ export function createSnapshot(input: SnapshotInput, hooks: { readonly beforeWri
       const abs = join(tmp, f.path);
       mkdirSync(dirname(abs), { recursive: true, mode: 0o700 });
       writeFileSync(abs, f.bytes, { mode: 0o600, flag: 'wx' });
+      if (f.mtime !== undefined) utimesSync(abs, f.mtime, f.mtime);
       // Read-only: a snapshot is never edited in place, only replaced.
       chmodSync(abs, f.executable ? 0o500 : 0o400);
     }
@@ -299,7 +309,7 @@ function touch(s: Snapshot): Snapshot {
  * well-formed, every listed file has its size and hash, every listed symlink its exact target, and
  * nothing else is present. Throws SnapshotError naming the first mismatch.
  */
-export function verifySnapshot(dir: string): Snapshot {
+export function verifySnapshot(dir: string, opts: { readonly sizeOnly?: ReadonlySet<string> } = {}): Snapshot {
   const hash = basename(dir);
   if (!HASH.test(hash)) throw new SnapshotError(`${dir} is not a snapshot directory`);
   const st = lstatOrNull(dir);
@@ -338,6 +348,10 @@ export function verifySnapshot(dir: string): Snapshot {
   walk('');
   for (const p of expected.keys()) if (!found.has(p)) throw new SnapshotError(`snapshot ${hash}: ${p} is missing`);
   for (const f of manifest.files) {
+    if (opts.sizeOnly?.has(f.path)) {
+      if (lstatSync(join(dir, f.path)).size !== f.size) throw new SnapshotError(`snapshot ${hash}: ${f.path} was modified`);
+      continue;
+    }
     const content = readFileSync(join(dir, f.path));
     if (content.length !== f.size || sha256(content) !== f.sha256) throw new SnapshotError(`snapshot ${hash}: ${f.path} was modified`);
   }

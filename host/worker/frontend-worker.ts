@@ -8,7 +8,7 @@ import { lstatSync, readlinkSync, readSync, realpathSync, writeSync } from 'node
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import { runtimeBasePath, verifyRuntimeBase } from '../runtime/runtime-base.ts';
 import {
-  BUILTIN_NAMES, ENTRY_PATH, readVerifiedFile, snapshotsDir, TOOL_NAME, verifySnapshot, WRAPPER_TARGET,
+  BUILTIN_NAMES, ENTRY_PATH, INTERPRETER_ONLY_FILES, readVerifiedFile, snapshotsDir, TOOL_NAME, verifySnapshot, WRAPPER_TARGET,
   type ManifestPlugin, type Snapshot,
 } from '../runtime/snapshot.ts';
 
@@ -92,7 +92,7 @@ export function verifyFrontend(opts: VerifyFrontendOptions): ResolvedFrontend {
   // 2. The snapshot: its name authenticates the manifest, the manifest every file and link.
   let snapshot: Snapshot;
   try {
-    snapshot = verifySnapshot(join(snapshotsDir(base), rel[0]!));
+    snapshot = verifySnapshot(join(snapshotsDir(base), rel[0]!), { sizeOnly: INTERPRETER_ONLY_FILES });
   } catch (e) {
     return refuse((e as Error).message);
   }

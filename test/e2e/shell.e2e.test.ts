@@ -1,0 +1,184 @@
+// End to end, the built-in shell tool (REQ-SHELL-001): the REAL Codex CLI → the BUILT router (which
+// loads plugins/shell.mjs through its plugin host) → scripted upstream. The scripted model calls
+// `shell`; Codex runs the carrier the router emits — the direct command, or `shell FIELD… BODY`,
+// which the installed locator (bin/shell, copied onto the session's PATH the way `make install`
+// puts it in $PREFIX/bin) turns into the router's worker — and the next upstream request shows the
+// model's original call with the real output. What Codex ran is read from its own session rollout.
+import { expect } from 'chai';
+import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { describeRun, makeCodexHome, makeWorkDir, PROJECT_ROOT, removeDir, runCodex, type CodexRunResult } from '../support/codex-cli.ts';
+import { executedCommands } from '../support/codex-rollout.ts';
+import { startRouterProcess, type RouterProcess } from '../support/router-process.ts';
+import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+type Json = Record<string, any>;
+
+interface ShellCall {
+  readonly id: string;
+  readonly input: string;
+}
+
+/**
+ * What the model sees as the call's result, in either shape: the command's output and its exit code
+ * (null while it runs). Native: the exec_command result string; Code Mode: the nested result object
+ * the exec program forwards with text().
+ */
+function resultOf(item: Json | undefined): { output: string; exit: number | null; raw: string } {
+  if (!item) return { output: '', exit: null, raw: '' };
+  if (typeof item['output'] === 'string') {
+    const raw = item['output'] as string;
+    const at = raw.indexOf('Output:\n');
+    const code = /Process exited with code (\d+)/.exec(raw);
+    return { output: at < 0 ? raw : raw.slice(at + 8), exit: code ? Number(code[1]) : null, raw };
+  }
+  const texts = (item['output'] as Json[]).map((p) => String(p['text']));
+  const raw = texts.join('\n');
+  for (const t of texts) {
+    if (!t.startsWith('{')) continue;
+    const r = JSON.parse(t) as Json;
+    return { output: String(r['output']), exit: typeof r['exit_code'] === 'number' ? r['exit_code'] : null, raw };
+  }
+  return { output: raw, exit: null, raw };
+}
+
+describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL-001)', function () {
+  this.timeout(180_000);
+  let upstream: ScriptedUpstream | undefined;
+  let router: RouterProcess | undefined;
+  let work: string;
+  let home: { dir: string; cleanup: () => void };
+  let runtime: { dir: string; cleanup: () => void };
+  let state: { dir: string; cleanup: () => void };
+  let config: { dir: string; cleanup: () => void };
+  let bin: string;
+  let server: Server | undefined;
+
+  beforeEach(() => {
+    work = makeWorkDir('shell-e2e');
+    home = tempDir('shell-e2e-home');
+    runtime = tempDir('shell-e2e-runtime');
+    state = tempDir('shell-e2e-state');
+    config = tempDir('shell-e2e-config');
+    bin = join(home.dir, 'bin');
+    mkdirSync(bin);
+    // What `make install` puts beside hpatch-router: the fixed locator.
+    copyFileSync(join(PROJECT_ROOT, 'bin', 'shell'), join(bin, 'shell'));
+    chmodSync(join(bin, 'shell'), 0o755);
+    // A test executable standing for an external tool such as `rtk`: prints its argv, one per line.
+    writeFileSync(join(bin, 'rtk'), '#!/bin/sh\nfor a in "$@"; do printf "arg[%s]\\n" "$a"; done\n', { mode: 0o755 });
+    // Codex runs commands with `bash -lc`: the login profile puts the install's bin on PATH.
+    writeFileSync(join(home.dir, '.profile'), `export PATH=${JSON.stringify(bin)}:"$PATH"\n`);
+  });
+  afterEach(async () => {
+    await router?.stop();
+    await upstream?.close();
+    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    router = undefined;
+    upstream = undefined;
+    server = undefined;
+    removeDir(work);
+    for (const d of [home, runtime, state, config]) d.cleanup();
+  });
+
+  const executorEnv = (): Record<string, string> => ({ HPATCH_RUNTIME_DIR: join(runtime.dir, 'base') });
+
+  async function start(calls: readonly ShellCall[], namespace?: string): Promise<void> {
+    const items = calls.map((c) => ({ type: 'custom_tool_call' as const, name: 'shell', input: c.input, call_id: c.id, ...(namespace ? { namespace } : {}) }));
+    upstream = await startScriptedUpstream([{ items }, { items: [{ type: 'message', text: 'All done.' }] }]);
+    router = await startRouterProcess({
+      args: ['--upstream', upstream.url, '--state-dir', state.dir],
+      env: { XDG_CONFIG_HOME: config.dir, ...executorEnv() },
+      startTimeoutMs: 30_000,
+    });
+  }
+
+  async function codex(shape: 'native' | 'code_mode', extraEnv: Record<string, string> = {}): Promise<CodexRunResult> {
+    const run = await runCodex({
+      baseUrl: router!.baseUrl,
+      prompt: 'Use the shell tool.',
+      ...(shape === 'native' ? { model: 'gpt-5.5' } : {}),
+      cwd: work,
+      codexHome: makeCodexHome('shell-e2e'),
+      env: { ...executorEnv(), HOME: home.dir, PATH: `${bin}:${process.env['PATH'] ?? ''}`, ...extraEnv },
+    });
+    expect(run.code, describeRun(run)).to.equal(0);
+    return run;
+  }
+
+  /** The model-visible outputs of each call on the second request, and the original calls restored. */
+  function outputs(calls: readonly ShellCall[]): Map<string, ReturnType<typeof resultOf>> {
+    const reqs = upstream!.responsesRequests();
+    expect(reqs, 'two model requests').to.have.length(2);
+    const input = reqs[1]!.json['input'] as Json[];
+    const out = new Map<string, ReturnType<typeof resultOf>>();
+    for (const c of calls) {
+      const call = input.find((i) => i['call_id'] === c.id && i['type'] === 'custom_tool_call');
+      expect(call, `original call ${c.id}`).to.include({ name: 'shell', input: c.input });
+      out.set(c.id, resultOf(input.find((i) => i['call_id'] === c.id && i['type'] === 'custom_tool_call_output')));
+    }
+    // No carrier leaks into the model's history.
+    expect(JSON.stringify(input)).to.not.match(/"name":"exec_command","arguments"|tools\.exec_command\(\{"cmd":"shell /);
+    return out;
+  }
+
+  const PYTHON = { id: 'call_py', input: '#!/usr/bin/env python3\nimport sys\nfor i in range(2):\n    print("py", i, sys.argv[1:])\n' };
+  const DIRECT = { id: 'call_rtk', input: "rtk shadowtree test . -run='^$'\n" };
+  const BASH = { id: 'call_bash', input: 'for w in alpha beta; do echo "w=$w"; done | tr a-z A-Z\n' };
+  const ENV = { id: 'call_env', input: '#!python3 -u\nimport os\nprint("cwd", os.getcwd())\nprint("fn", os.environ.get("BASH_FUNC_greet%%"))\nprint("odd", os.environ.get("odd-name"))\nraise SystemExit(3)' };
+  const BAD = { id: 'call_bad', input: '#!cmd=cat\necho never\n' };
+
+  for (const shape of ['native', 'code_mode'] as const) {
+    it(`${shape}: #!/usr/bin/env python3, a direct external command and a composed Bash body run as Codex shows them (acceptance 1, 7)`, async () => {
+      const calls = [PYTHON, DIRECT, BASH];
+      await start(calls, shape === 'code_mode' ? 'functions' : undefined);
+      const run = await codex(shape);
+      const out = outputs(calls);
+      expect(out.get('call_py')).to.deep.include({ output: 'py 0 []\npy 1 []\n', exit: 0 });
+      expect(out.get('call_rtk')).to.deep.include({ output: 'arg[shadowtree]\narg[test]\narg[.]\narg[-run=^$]\n', exit: 0 });
+      expect(out.get('call_bash')).to.deep.include({ output: 'W=ALPHA\nW=BETA\n', exit: 0 });
+      const cmds = executedCommands(run.codexHome);
+      // One physical `shell python3 $'…'` line; the direct command exactly as written, without its newline.
+      expect(cmds).to.include(`shell python3 $'import sys\\nfor i in range(2):\\n    print("py", i, sys.argv[1:])\\n'`);
+      expect(cmds).to.include("rtk shadowtree test . -run='^$'");
+      expect(cmds.some((c) => c.startsWith('shell bash '))).to.equal(true);
+      for (const c of cmds) expect(c).to.not.contain('\n');
+    });
+  }
+
+  it('native: cwd and environment reach the interpreter unchanged, exported Bash functions and odd names included, and a nonzero status is the result (acceptance 9)', async () => {
+    await start([ENV]);
+    await codex('native', { 'BASH_FUNC_greet%%': '() {  echo hi\n}', 'odd-name': 'kept' });
+    const out = outputs([ENV]).get('call_env')!;
+    expect(out).to.deep.include({ output: `cwd ${work}\nfn () {  echo hi\n}\nodd kept\n`, exit: 3 });
+  });
+
+  it('native: #!cmd= with a local HTTP server in place of the curl URL feeds Bash and Python standard input (acceptance 4, 5)', async () => {
+    server = createServer((_req, res) => res.end('line one\nline two\n'));
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/data`;
+    const calls = [
+      { id: 'call_cmd_bash', input: `#!cmd=curl -fsS ${url} | {.} | tr a-z A-Z\nwhile read -r l; do echo "got $l"; done\n` },
+      { id: 'call_cmd_py', input: `#!python3\n#!cmd=curl -fsS ${url} | {.}\nimport sys\nprint(len(sys.stdin.read().splitlines()), "lines")\n` },
+    ];
+    await start(calls);
+    const run = await codex('native');
+    const out = outputs(calls);
+    expect(out.get('call_cmd_bash')).to.deep.include({ output: 'GOT LINE ONE\nGOT LINE TWO\n', exit: 0 });
+    expect(out.get('call_cmd_py')).to.deep.include({ output: '2 lines\n', exit: 0 });
+    const cmds = executedCommands(run.codexHome);
+    expect(cmds).to.include(`curl -fsS ${url} | shell bash $'while read -r l; do echo "got $l"; done\\n' | tr a-z A-Z`);
+    expect(cmds).to.include(`curl -fsS ${url} | shell python3 $'import sys\\nprint(len(sys.stdin.read().splitlines()), "lines")\\n'`);
+  });
+
+  it('native: malformed input is answered with a diagnostic before any interpreter starts (acceptance 6, 10)', async () => {
+    await start([BAD]);
+    const run = await codex('native');
+    const out = outputs([BAD]).get('call_bad')!;
+    expect(out).to.deep.include({ output: 'shell: #!cmd= must contain exactly one {.} placeholder (found 0)\n', exit: 2 });
+    expect(executedCommands(run.codexHome).some((c) => c.includes('shell '))).to.equal(false);
+  });
+});
