@@ -35,13 +35,17 @@ install: build
 	rm -rf "$(LIBDIR).new"
 	mkdir -p "$(LIBDIR).new" "$(PREFIX)/bin"
 	cp -R dist bin package.json package-lock.json node_modules "$(LIBDIR).new/"
+	# The built-in shell declaration the router loads through its plugin host (make build regenerated it).
+	mkdir -p "$(LIBDIR).new/plugins" && cp plugins/shell.mjs "$(LIBDIR).new/plugins/"
 	# The launcher trusts the interpreter's startup snapshot only while its stamp has the node binary's mtime.
 	if [ -f dist/interp.blob.stamp ]; then touch -r dist/interp.blob.stamp "$(LIBDIR).new/dist/interp.blob.stamp"; fi
 	# The native modules were built for this machine by `make deps`: copy them, then drop dev-only packages.
 	cd "$(LIBDIR).new" && npm prune --omit=dev --no-audit --no-fund >/dev/null
 	rm -rf "$(LIBDIR)" && mv "$(LIBDIR).new" "$(LIBDIR)"
 	ln -sfn "$(LIBDIR)/bin/hpatch-router" "$(PREFIX)/bin/hpatch-router"
-	@echo "installed $(PREFIX)/bin/hpatch-router"
+	# The fixed `shell` locator: a copy, so no later install or router start changes what Codex runs.
+	install -m 755 bin/shell "$(PREFIX)/bin/shell.new" && mv -f "$(PREFIX)/bin/shell.new" "$(PREFIX)/bin/shell"
+	@echo "installed $(PREFIX)/bin/hpatch-router and $(PREFIX)/bin/shell"
 
 clean:
 	rm -rf dist .test-tmp

@@ -21,7 +21,16 @@ export interface LedgerEntry {
   readonly original: string;
   /** Exact carrier payload emitted to Codex. */
   readonly carrier: Carrier;
+  /**
+   * Lines the model reads before the call's output when history is restored (the shell tool's
+   * `retained`/`script_ref` and its warnings). Absent when there are none.
+   */
+  readonly notes?: readonly string[];
 }
+
+/** Bounds of an entry's notes: they are model-visible text the router adds to every later request. */
+export const MAX_NOTES = 16;
+export const MAX_NOTE_CHARS = 1000;
 
 /** A thread's entries as of the `Ledger.thread()` call; call it again to see later records. */
 export interface ThreadLedger {
@@ -75,6 +84,8 @@ export class LedgerConflictError extends LedgerError {
 const RECORD_VERSION = 1;
 const DEFAULT_MAX_CACHED = 256;
 const ENTRY_KEYS = ['v', 'threadId', 'callId', 'contribution', 'tool', 'carrier', 'original'];
+/** A record with notes has exactly these keys (records without notes keep the original shape). */
+const ENTRY_KEYS_WITH_NOTES = [...ENTRY_KEYS, 'notes'];
 const EMPTY: readonly LedgerEntry[] = Object.freeze([]);
 
 /** Variants of one call id; `seqs[i]` is the thread-wide position of `list[i]` (for snapshots). */
@@ -418,7 +429,17 @@ function serializeEntry(e: LedgerEntry): string {
     tool: e.tool,
     carrier: e.carrier,
     original: e.original,
+    ...(e.notes !== undefined ? { notes: e.notes } : {}),
   });
+}
+
+/** A frozen copy of valid notes, undefined for none (absent or empty), or why they are invalid. */
+function checkNotes(v: unknown): readonly string[] | undefined | string {
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v) || v.length > MAX_NOTES || !v.every((n) => typeof n === 'string' && n.length > 0 && n.length <= MAX_NOTE_CHARS)) {
+    return `notes must be at most ${MAX_NOTES} non-empty strings of at most ${MAX_NOTE_CHARS} characters`;
+  }
+  return v.length === 0 ? undefined : Object.freeze([...v] as string[]);
 }
 
 function isNonEmptyString(v: unknown): v is string {
@@ -451,6 +472,8 @@ function normalizeEntry(entry: LedgerEntry): LedgerEntry {
   if (typeof e.original !== 'string') throw new TypeError('ledger entry original must be a string');
   const carrier = checkCarrier(e.carrier, false);
   if (typeof carrier === 'string') throw new TypeError(`ledger entry ${carrier}`);
+  const notes = checkNotes(e.notes);
+  if (typeof notes === 'string') throw new TypeError(`ledger entry ${notes}`);
   return Object.freeze({
     threadId: e.threadId,
     callId: e.callId as string,
@@ -458,6 +481,7 @@ function normalizeEntry(entry: LedgerEntry): LedgerEntry {
     tool: e.tool as string,
     original: e.original,
     carrier,
+    ...(notes !== undefined ? { notes } : {}),
   });
 }
 
@@ -473,8 +497,9 @@ function parseEntry(json: string, threadId: string): LedgerEntry | string {
   const o = value as Record<string, unknown>;
   if (o.v !== RECORD_VERSION) return `unsupported record version ${JSON.stringify(o.v)}`;
   const keys = Object.keys(o);
-  if (keys.length !== ENTRY_KEYS.length || !ENTRY_KEYS.every((k) => Object.hasOwn(o, k))) {
-    return `record fields are ${keys.join(', ')}; expected ${ENTRY_KEYS.join(', ')}`;
+  const expected = Object.hasOwn(o, 'notes') ? ENTRY_KEYS_WITH_NOTES : ENTRY_KEYS;
+  if (keys.length !== expected.length || !expected.every((k) => Object.hasOwn(o, k))) {
+    return `record fields are ${keys.join(', ')}; expected ${ENTRY_KEYS.join(', ')} (and optionally notes)`;
   }
   if (o.threadId !== threadId) return `record belongs to thread ${JSON.stringify(o.threadId)}`;
   if (!isNonEmptyString(o.callId) || !isNonEmptyString(o.contribution) || !isNonEmptyString(o.tool) || typeof o.original !== 'string') {
@@ -482,5 +507,8 @@ function parseEntry(json: string, threadId: string): LedgerEntry | string {
   }
   const carrier = checkCarrier(o.carrier, true);
   if (typeof carrier === 'string') return `record ${carrier}`;
-  return Object.freeze({ threadId, callId: o.callId, contribution: o.contribution, tool: o.tool, original: o.original, carrier });
+  const notes = checkNotes(o.notes);
+  if (typeof notes === 'string') return `record ${notes}`;
+  if (Object.hasOwn(o, 'notes') && notes === undefined) return 'record has empty notes';
+  return Object.freeze({ threadId, callId: o.callId, contribution: o.contribution, tool: o.tool, original: o.original, carrier, ...(notes !== undefined ? { notes } : {}) });
 }

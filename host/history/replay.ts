@@ -79,9 +79,26 @@ function convertOutput(item: Json, entry: LedgerEntry): string | null {
     }
     // notify() outputs name their tool: the model called the original, not the carrier.
     if (key === 'name' && typeof value === 'string' && CARRIER_NAMES.has(value)) { out[key] = entry.tool; changed = true; continue; }
+    // The entry's notes (shell retention, warnings) come first, once: a notify() item has a `name`.
+    if (key === 'output' && entry.notes !== undefined && !Object.hasOwn(item, 'name')) {
+      out[key] = withNotes(value, entry.notes);
+      changed = true;
+      continue;
+    }
     out[key] = value;
   }
   return changed ? JSON.stringify(out) : null;
+}
+
+/**
+ * The output with the notes before it, the same way in both shapes: a string output gets them as
+ * leading lines; a content-item array (Code Mode exec) gets one leading input_text item.
+ */
+function withNotes(output: unknown, notes: readonly string[]): unknown {
+  const text = `${notes.join('\n')}\n`;
+  if (typeof output === 'string') return text + output;
+  if (Array.isArray(output)) return [{ type: 'input_text', text }, ...output];
+  return output;
 }
 
 function describeItem(item: Json): string {

@@ -100,7 +100,7 @@ async function translateSse(ex: Exchange, deps: HpatchDeps, ctx: RequestContext,
   ex.res.writeHead(status, headers);
   ex.res.flushHeaders();
   const parser = new SseParser();
-  const translator = new SseTranslator(ctx, { ledger: deps.ledger, metrics: ex.deps.metrics });
+  const translator = new SseTranslator(ctx, { ledger: deps.ledger, metrics: ex.deps.metrics, log: ex.deps.log });
   // Everything translated from one upstream read goes out in one write (one syscall, one HTTP
   // chunk); the next read is not awaited first, so nothing waits on the upstream.
   const emit = async (chunks: ReturnType<SseParser['push']>): Promise<boolean> => {
@@ -146,7 +146,7 @@ async function translateJson(ex: Exchange, deps: HpatchDeps, ctx: RequestContext
   let out: string;
   try {
     const text = decodeUtf8(await readBody(body, JSON_RESPONSE_LIMIT, 'upstream JSON response'), 'upstream JSON response');
-    out = await translateJsonResponse(text, ctx, { ledger: deps.ledger, metrics: ex.deps.metrics });
+    out = await translateJsonResponse(text, ctx, { ledger: deps.ledger, metrics: ex.deps.metrics, log: ex.deps.log });
   } catch (e) {
     if (ex.signal.aborted) return;
     if (e instanceof RoutingFailure) ex.fail(502, 'routing_failure', `routing failure: ${e.message}`);

@@ -34,7 +34,12 @@ export interface TranslateContext {
 
 /** A translator's answer. A thrown error or any other value is a protocol violation. */
 export type TranslateOutcome =
-  | { readonly kind: 'carrier'; readonly request: CarrierRequest }
+  | {
+      readonly kind: 'carrier';
+      readonly request: CarrierRequest;
+      /** Lines the model reads before this call's output (recorded in the ledger; shell retention and warnings). */
+      readonly notes?: readonly string[];
+    }
   /** The model's input was rejected: the message reaches the model through a carrier. */
   | { readonly kind: 'diagnostic'; readonly message: string };
 

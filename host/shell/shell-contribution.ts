@@ -5,10 +5,13 @@
 //   - the Code Mode description gets the request's sanitized `#!params` shape (acceptance 13);
 //   - an implicit-Bash body without directives that is one simple external call becomes the direct
 //     carrier (acceptance 7, direct-carrier.ts);
+//   - each call's script is retained as `@shell/<call id>` (`retained`/`script_ref` notes reach the
+//     model with its output), and a sole `#!script=@shell/<id>` line reruns a retained script;
 //   - before a worker carrier leaves, the thread's `.runtime` link is bound to this router's shell
 //     wrapper (thread-storage.ts), so the installed locator finds it.
 import type { Contribution, CustomToolSpec, ToolSpecContext, TranslateContext, TranslateOutcome } from '../registry/contribution.ts';
 import type { Contribution as PluginToolContribution } from '../registry/contribution.ts';
+import { parseShellInput } from '../../isolates/core-v1/shell-header.ts';
 import { decideDirect } from './direct-carrier.ts';
 import type { ShellThreadStorage } from './thread-storage.ts';
 
@@ -40,19 +43,49 @@ export function shellContribution(opts: ShellContributionOptions): Contribution 
       return spec;
     },
     async translate(input: string, ctx: TranslateContext): Promise<TranslateOutcome> {
-      const outcome = await declared.translate(input, ctx);
+      const storage = opts.storage();
+      // `#!script=@shell/<id>` alone reruns the stored script's current content: resolved here (the
+      // isolate has no files), then translated like the input it stands for.
+      let source = input;
+      const header = parseShellInput(input);
+      if (header.ok && header.kind === 'scriptRef') {
+        if (storage === null) return { kind: 'diagnostic', message: 'script references need the shell worker runtime' };
+        const stored = storage.read(ctx.threadId, header.artifactId);
+        if (!stored.ok) return { kind: 'diagnostic', message: stored.error };
+        source = stored.content;
+      }
+      const outcome = await declared.translate(source, ctx);
       if (outcome.kind !== 'carrier') return outcome;
+      const notes = retain(storage, ctx, source);
       const req = outcome.request;
       const argv = 'argv' in req.command ? req.command.argv : null;
       // The whole input is the body exactly when no shebang or directive line was removed.
-      if (argv !== null && argv.length === 3 && argv[1] === 'bash' && argv[2] === input && req.template === undefined && req.params === undefined) {
-        const d = decideDirect(input);
-        if (d.direct) return { kind: 'carrier', request: { ...req, command: { line: d.command } } };
+      if (argv !== null && argv.length === 3 && argv[1] === 'bash' && argv[2] === source && req.template === undefined && req.params === undefined) {
+        const d = decideDirect(source);
+        if (d.direct) return { kind: 'carrier', request: { ...req, command: { line: d.command } }, notes };
       }
-      const storage = opts.storage();
       if (storage === null) throw new Error('the shell worker runtime is not started');
       storage.bind(ctx.threadId);
-      return outcome;
+      return { ...outcome, notes };
     },
   };
+}
+
+/**
+ * Retains the call's script under its call id and says so to the model. The stored file is the
+ * script as a file would hold it: the shebang line as written (none for implicit Bash) and the exact
+ * body, without the per-call directives — reading it back as input gives the same interpreter and body.
+ */
+function retain(storage: ShellThreadStorage | null, ctx: TranslateContext, source: string): string[] {
+  const parsed = parseShellInput(source);
+  if (storage === null || !parsed.ok || parsed.kind !== 'script') return ['retained: false'];
+  const shebang = parsed.interpreter.implicit ? '' : source.slice(0, lineEnd(source));
+  if (!storage.retain(ctx.threadId, ctx.callId, shebang + parsed.body)) return ['retained: false'];
+  return ['retained: true', `script_ref: @shell/${ctx.callId}`];
+}
+
+/** Index after the first line's terminator (or the end of the text). */
+function lineEnd(text: string): number {
+  const nl = text.indexOf('\n');
+  return nl < 0 ? text.length : nl + 1;
 }

@@ -1,17 +1,34 @@
 // Per-thread storage the shell tool owns under the runtime base (REQ-SHELL-001, brief §9):
 //   <base>/hpatch-<thread>/            0700
 //     .runtime -> <snapshot>/runtime/bin/shell-worker   what the installed `shell` locator follows
+//     scripts/<artifact-id>            0600  retained script of one call (`@shell/<artifact-id>`)
 // The router (re)binds `.runtime` whenever it emits a worker carrier for the thread, so a restarted
 // router or a new snapshot takes over without touching the installed locator. Every operation goes
-// through descriptor-relative, no-follow opens (confined-dir.ts); at shutdown the router removes the
-// thread directories it created.
+// through descriptor-relative, no-follow opens (confined-dir.ts), so a path component swapped for
+// an escaping symlink mid-operation redirects nothing. Artifacts expire after an hour; at shutdown
+// the router cancels expiry and removes what it created.
 import { currentHost } from '../runtime/runtime-base.ts';
 import { isSafeThreadId } from '../history/thread-id.ts';
-import { ConfinedDir } from './confined-dir.ts';
+import { isSafeArtifactId } from '../../isolates/core-v1/shell-header.ts';
+import { ConfinedDir, confinementSupported } from './confined-dir.ts';
 
 export const RUNTIME_LINK = '.runtime';
 /** Snapshot-relative path of the private shell wrapper the `.runtime` link targets. */
 export const SHELL_WORKER_PATH = 'runtime/bin/shell-worker';
+export const SCRIPTS_DIR = 'scripts';
+/** How long a retained script stays (REQ-SHELL-001). */
+export const ARTIFACT_TTL_MS = 60 * 60 * 1000;
+/** The largest script kept or read back: one executor argv value. */
+export const MAX_SCRIPT_BYTES = 131071;
+
+export type ScriptRead =
+  | { readonly ok: true; readonly content: string }
+  | { readonly ok: false; readonly error: string };
+
+export interface ShellThreadStorageOptions {
+  readonly uid?: number;
+  readonly ttlMs?: number;
+}
 
 export function threadDirName(threadId: string): string {
   return `hpatch-${threadId}`;
@@ -22,10 +39,15 @@ export class ShellThreadStorage {
   /** Thread directories this router created (removed at close), and those it verified this run. */
   private readonly created = new Set<string>();
   private readonly bound = new Set<string>();
+  /** Artifacts this router wrote and has not expired yet, with their expiry timers. */
+  private readonly artifacts = new Map<string, { threadId: string; id: string; timer: NodeJS.Timeout }>();
+  private readonly ttlMs: number;
+  private readonly supported = confinementSupported();
   private closed = false;
 
-  constructor(private readonly base: string, private readonly workerTarget: string, uid: number = currentHost().uid) {
-    this.uid = uid;
+  constructor(private readonly base: string, private readonly workerTarget: string, opts: ShellThreadStorageOptions = {}) {
+    this.uid = opts.uid ?? currentHost().uid;
+    this.ttlMs = opts.ttlMs ?? ARTIFACT_TTL_MS;
   }
 
   /** Makes `<base>/hpatch-<thread>/.runtime` point at this router's shell wrapper. Throws on an unsafe id or storage. */
@@ -49,10 +71,103 @@ export class ShellThreadStorage {
     }
   }
 
-  /** Shutdown: removes every thread directory this router created (never following a swapped-in symlink). */
+  /**
+   * Stores `content` as `scripts/<artifactId>` of the thread: a new regular file, never an overwrite.
+   * True when the artifact holds exactly `content` afterwards (also when a retry of the same call
+   * wrote it before); false for an unsafe id, an existing different artifact or unusable storage.
+   */
+  retain(threadId: string, artifactId: string, content: string): boolean {
+    if (this.closed || !this.supported || !isSafeThreadId(threadId) || !isSafeArtifactId(artifactId)) return false;
+    const bytes = Buffer.from(content, 'utf8');
+    if (bytes.length > MAX_SCRIPT_BYTES) return false;
+    try {
+      return this.withScripts(threadId, true, (scripts) => {
+        if (scripts.createFile(artifactId, bytes)) {
+          this.scheduleExpiry(threadId, artifactId);
+          return true;
+        }
+        const prior = scripts.readFile(artifactId, MAX_SCRIPT_BYTES);
+        return prior.ok && prior.bytes.equals(bytes);
+      });
+    } catch {
+      return false;
+    }
+  }
+
+  /** The current content of `@shell/<artifactId>` in the thread: a regular UTF-8 file in its scripts directory. */
+  read(threadId: string, artifactId: string): ScriptRead {
+    const ref = `@shell/${artifactId}`;
+    if (!isSafeThreadId(threadId)) return { ok: false, error: 'unsafe thread id' };
+    if (!isSafeArtifactId(artifactId)) return { ok: false, error: `${ref} is not a script reference` };
+    if (!this.supported) return { ok: false, error: 'script storage needs Linux /proc' };
+    try {
+      return this.withScripts(threadId, false, (scripts): ScriptRead => {
+        const r = scripts.readFile(artifactId, MAX_SCRIPT_BYTES);
+        if (!r.ok) {
+          const why = r.why === 'missing' ? 'does not exist (or has expired)' : r.why === 'too-large' ? `is larger than ${MAX_SCRIPT_BYTES} bytes` : 'is not a regular file';
+          return { ok: false, error: `${ref} ${why}` };
+        }
+        try {
+          return { ok: true, content: new TextDecoder('utf-8', { fatal: true }).decode(r.bytes) };
+        } catch {
+          return { ok: false, error: `${ref} is not valid UTF-8` };
+        }
+      });
+    } catch {
+      return { ok: false, error: `${ref} does not exist (or has expired)` };
+    }
+  }
+
+  /** Runs `fn` with the thread's scripts directory, opened descriptor by descriptor from the base. */
+  private withScripts<T>(threadId: string, create: boolean, fn: (scripts: ConfinedDir) => T): T {
+    const base = ConfinedDir.open(this.base, this.uid);
+    try {
+      const name = threadDirName(threadId);
+      const existed = base.exists(name);
+      const thread = base.subdir(name, this.uid, create);
+      if (create && !existed) this.created.add(threadId);
+      try {
+        const scripts = thread.subdir(SCRIPTS_DIR, this.uid, create);
+        try {
+          return fn(scripts);
+        } finally {
+          scripts.close();
+        }
+      } finally {
+        thread.close();
+      }
+    } finally {
+      base.close();
+    }
+  }
+
+  private scheduleExpiry(threadId: string, artifactId: string): void {
+    const key = `${threadId}/${artifactId}`;
+    const timer = setTimeout(() => {
+      this.artifacts.delete(key);
+      this.remove(threadId, artifactId);
+    }, this.ttlMs);
+    timer.unref();
+    this.artifacts.set(key, { threadId, id: artifactId, timer });
+  }
+
+  private remove(threadId: string, artifactId: string): void {
+    try {
+      this.withScripts(threadId, false, (scripts) => scripts.unlink(artifactId));
+    } catch {
+      // Already gone with its directory, or the storage was swapped away: nothing of ours to remove.
+    }
+  }
+
+  /** Shutdown: cancels expiry, removes every thread directory this router created and every artifact it wrote elsewhere. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    for (const a of this.artifacts.values()) {
+      clearTimeout(a.timer);
+      if (!this.created.has(a.threadId)) this.remove(a.threadId, a.id);
+    }
+    this.artifacts.clear();
     let base: ConfinedDir;
     try {
       base = ConfinedDir.open(this.base, this.uid);

@@ -16,6 +16,8 @@ type Json = Record<string, unknown>;
 export interface TranslateDeps {
   readonly ledger: Ledger;
   readonly metrics: Metrics;
+  /** The operator's log: one line per warning a translation carries. */
+  readonly log?: (line: string) => void;
 }
 
 export interface CallTranslation {
@@ -54,6 +56,7 @@ export async function translateCall(item: Json, originalText: string, ctx: Reque
 
   let carrier: Carrier;
   let kind: CallTranslation['outcome'];
+  let notes: readonly string[] | undefined;
   try {
     if (isDiagnostic(outcome)) {
       carrier = renderDiagnosticCarrier(`${name}: ${outcome.message}`, carriers);
@@ -62,6 +65,7 @@ export async function translateCall(item: Json, originalText: string, ctx: Reque
       try {
         carrier = renderExecCarrier(outcome.request, carriers);
         kind = 'carrier';
+        notes = outcome.notes;
       } catch (e) {
         if (!(e instanceof CarrierInputError)) throw e;
         carrier = renderDiagnosticCarrier(`${name}: ${e.message}`, carriers);
@@ -83,6 +87,7 @@ export async function translateCall(item: Json, originalText: string, ctx: Reque
       tool: name,
       original: originalText,
       carrier,
+      ...(notes !== undefined && notes.length > 0 ? { notes } : {}),
     });
   } catch (e) {
     // Without a durable record the call could never be restored: it must not reach Codex.
@@ -90,6 +95,7 @@ export async function translateCall(item: Json, originalText: string, ctx: Reque
     throw new RoutingFailure(`call ${callId} of "${name}" could not be recorded: ${errorMessage(e)}`);
   }
   deps.metrics.translation(name, carrier.kind, kind);
+  for (const note of notes ?? []) if (note.startsWith('warning:')) deps.log?.(`${new Date().toISOString()} ${name} ${note} thread=${ctx.threadId} call=${callId}`);
   return { item: carrierItem(item, carrier), carrier, outcome: kind };
 }
 

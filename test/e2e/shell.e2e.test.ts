@@ -5,7 +5,7 @@
 // puts it in $PREFIX/bin) turns into the router's worker — and the next upstream request shows the
 // model's original call with the real output. What Codex ran is read from its own session rollout.
 import { expect } from 'chai';
-import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -181,4 +181,43 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
     expect(out).to.deep.include({ output: 'shell: #!cmd= must contain exactly one {.} placeholder (found 0)\n', exit: 2 });
     expect(executedCommands(run.codexHome).some((c) => c.includes('shell '))).to.equal(false);
   });
+
+  for (const shape of ['native', 'code_mode'] as const) {
+    it(`${shape}: each call is retained as @shell/<call id>, and #!script= reruns the stored script's current content; the ledger keeps the original reference call (acceptance 17, storage half)`, async () => {
+      const ns = shape === 'code_mode' ? { namespace: 'functions' } : {};
+      const keep = { type: 'custom_tool_call' as const, name: 'shell', input: '#!python3\nprint("v1")\n', call_id: 'call_keep', ...ns };
+      const rerun = { type: 'custom_tool_call' as const, name: 'shell', input: '#!script=@shell/call_keep', call_id: 'call_rerun', ...ns };
+      const missing = { type: 'custom_tool_call' as const, name: 'shell', input: '#!script=@shell/call_nope\n', call_id: 'call_missing', ...ns };
+      upstream = await startScriptedUpstream((req) => {
+        if (req.turnIndex === 0) return { items: [keep] };
+        if (req.turnIndex === 1) {
+          // The stored script is edited between the calls (hpatch will do this; here the file itself).
+          const thread = String(req.headers['thread-id'] ?? req.headers['session-id']);
+          const file = join(runtime.dir, 'base', `hpatch-${thread}`, 'scripts', 'call_keep');
+          expect(readFileSync(file, 'utf8')).to.equal('#!python3\nprint("v1")\n');
+          writeFileSync(file, '#!python3\nprint("v2")\n');
+          return { items: [rerun, missing] };
+        }
+        if (req.turnIndex === 2) return { items: [{ type: 'message', text: 'All done.' }] };
+        return { items: [{ type: 'message', text: 'Done.' }] };
+      });
+      router = await startRouterProcess({ args: ['--upstream', upstream.url, '--state-dir', state.dir], env: { XDG_CONFIG_HOME: config.dir, ...executorEnv() }, startTimeoutMs: 30_000 });
+      const run = await codex(shape);
+      const reqs = upstream.responsesRequests();
+      expect(reqs).to.have.length(3);
+      const second = reqs[1]!.json['input'] as Json[];
+      const kept = resultOf(second.find((i) => i['call_id'] === 'call_keep' && i['type'] === 'custom_tool_call_output'));
+      expect(kept.raw.startsWith('retained: true\nscript_ref: @shell/call_keep\n'), kept.raw).to.equal(true);
+      expect(kept).to.deep.include({ output: 'v1\n', exit: 0 });
+      const third = reqs[2]!.json['input'] as Json[];
+      expect(third.find((i) => i['call_id'] === 'call_rerun' && i['type'] === 'custom_tool_call')).to.include({ name: 'shell', input: '#!script=@shell/call_keep' });
+      const again = resultOf(third.find((i) => i['call_id'] === 'call_rerun' && i['type'] === 'custom_tool_call_output'));
+      expect(again).to.deep.include({ output: 'v2\n', exit: 0 });
+      expect(again.raw).to.contain('script_ref: @shell/call_rerun');
+      const gone = resultOf(third.find((i) => i['call_id'] === 'call_missing' && i['type'] === 'custom_tool_call_output'));
+      expect(gone.raw).to.contain('@shell/call_nope does not exist');
+      const cmds = executedCommands(run.codexHome);
+      expect(cmds.filter((c) => c.startsWith('shell python3'))).to.deep.equal([`shell python3 $'print("v1")\\n'`, `shell python3 $'print("v2")\\n'`]);
+    });
+  }
 });

@@ -30,7 +30,7 @@ export function privateArea(label: string): Area {
   };
 }
 
-/** A minimal install tree: launcher, entry, a chunk, node_modules, plus a source map and an interpreter startup snapshot (neither is snapshotted). */
+/** A minimal install tree: launcher, shell wrapper, entry, a chunk, node_modules, the interpreter's startup snapshot, plus a source map and a code cache (neither is snapshotted). */
 export function fakeInstall(root: string, entryText = 'export {};\n'): string {
   const install = join(root, 'install');
   mkdirSync(join(install, 'bin'), { recursive: true });
@@ -38,6 +38,8 @@ export function fakeInstall(root: string, entryText = 'export {};\n'): string {
   mkdirSync(join(install, 'node_modules'), { recursive: true });
   writeFileSync(join(install, 'bin', 'hpatch-router'), '#!/bin/sh\nexit 0\n');
   chmodSync(join(install, 'bin', 'hpatch-router'), 0o755);
+  writeFileSync(join(install, 'bin', 'shell-worker'), '#!/usr/bin/perl\nexit 0;\n');
+  chmodSync(join(install, 'bin', 'shell-worker'), 0o755);
   writeFileSync(join(install, 'dist', 'hpatch-router.mjs'), entryText);
   writeFileSync(join(install, 'dist', 'chunks', 'a.mjs'), 'export const a = 1;\n');
   writeFileSync(join(install, 'dist', 'hpatch-router.mjs.map'), '{}');

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import {
-  createSnapshot, ENTRY_PATH, LAUNCHER_PATH, MANIFEST_FILE, NODE_MODULES_PATH, pinSnapshot, pruneSnapshots, readVerifiedFile,
+  createSnapshot, ENTRY_PATH, LAUNCHER_PATH, SHELL_WRAPPER_PATH, MANIFEST_FILE, NODE_MODULES_PATH, pinSnapshot, pruneSnapshots, readVerifiedFile,
   SnapshotError, snapshotHashOf, verifySnapshot, WRAPPER_TARGET,
 } from '../../host/runtime/snapshot.ts';
 import { fakeInstall, plugin, privateArea, type Area } from './runtime-fixtures.ts';
@@ -21,14 +21,18 @@ describe('snapshot', () => {
 
   const input = (plugins = [plugin(['lint'], 'export default { id: 1 };\n')]) => ({ base: area.base, installRoot: install, plugins, frontendDir: area.bin });
 
-  it('copies the launcher, dist (without source maps) and plugin sources under sha256(manifest)', () => {
+  it('copies the launcher, the shell wrapper, dist (without source maps and code caches) and plugin sources under sha256(manifest)', () => {
     const snap = createSnapshot(input());
     const manifestBytes = readFileSync(join(snap.dir, MANIFEST_FILE));
     expect(snap.hash).to.equal(createHash('sha256').update(manifestBytes).digest('hex'));
     expect(snap.dir).to.equal(join(area.base, 'snapshots', snap.hash));
     expect(snap.manifest.files.map((f) => f.path)).to.deep.equal([
-      'plugins/000-p.mjs', LAUNCHER_PATH, 'runtime/dist/chunks/a.mjs', ENTRY_PATH,
+      'plugins/000-p.mjs', LAUNCHER_PATH, SHELL_WRAPPER_PATH, 'runtime/dist/chunks/a.mjs', ENTRY_PATH,
+      'runtime/dist/interp.blob', 'runtime/dist/interp.blob.stamp', 'runtime/dist/mvdan-sh.js',
     ]);
+    // The shell wrapper trusts the stamp only while its mtime (in seconds) is the node binary's: the copy keeps it.
+    const seconds = (p: string): number => Math.floor(lstatSync(p).mtimeMs / 1000);
+    expect(seconds(join(snap.dir, 'runtime/dist/interp.blob.stamp'))).to.equal(seconds(join(install, 'dist', 'interp.blob.stamp')));
     expect(readFileSync(join(snap.dir, 'plugins/000-p.mjs'), 'utf8')).to.equal('export default { id: 1 };\n');
     expect(lstatSync(join(snap.dir, LAUNCHER_PATH)).mode & 0o777).to.equal(0o500);
     expect(snap.manifest.plugins).to.deep.equal([{ file: 'plugins/000-p.mjs', origin: '/cfg/hpatch/plugins/p.mjs', id: 'test.plugin', tools: ['lint'] }]);
