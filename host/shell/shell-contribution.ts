@@ -5,6 +5,8 @@
 //   - the Code Mode description gets the request's sanitized `#!params` shape (acceptance 13);
 //   - an implicit-Bash body without directives that is one simple external call becomes the direct
 //     carrier (acceptance 7, direct-carrier.ts);
+//   - Code Mode JavaScript submitted as shell input has its command recovered, and wrapped scripts
+//     (`python3 -c`, heredocs into interpreters) in a Bash body draw warnings (acceptance 16);
 //   - each call's script is retained as `@shell/<call id>` (`retained`/`script_ref` notes reach the
 //     model with its output), and a sole `#!script=@shell/<id>` line reruns a retained script;
 //   - before a worker carrier leaves, the thread's `.runtime` link is bound to this router's shell
@@ -12,7 +14,10 @@
 import type { Contribution, CustomToolSpec, ToolSpecContext, TranslateContext, TranslateOutcome } from '../registry/contribution.ts';
 import type { Contribution as PluginToolContribution } from '../registry/contribution.ts';
 import { parseShellInput } from '../../isolates/core-v1/shell-header.ts';
+import { interpreterIdentity } from '../../isolates/core-v1/interpreter.ts';
+import { recoverCodeModeCommand, RECOVERY_WARNING } from './code-mode-recovery.ts';
 import { decideDirect } from './direct-carrier.ts';
+import { shellWarnings } from './warnings.ts';
 import type { ShellThreadStorage } from './thread-storage.ts';
 
 export const SHELL_TOOL = 'shell';
@@ -44,21 +49,35 @@ export function shellContribution(opts: ShellContributionOptions): Contribution 
     },
     async translate(input: string, ctx: TranslateContext): Promise<TranslateOutcome> {
       const storage = opts.storage();
-      // `#!script=@shell/<id>` alone reruns the stored script's current content: resolved here (the
-      // isolate has no files), then translated like the input it stands for.
+      const notes: string[] = [];
+      // What runs: the input itself, a retained script it references, or the command recovered
+      // from Code Mode JavaScript submitted as shell input (its other fields become parameters).
       let source = input;
+      let recoveredParams: Readonly<Record<string, unknown>> | undefined;
       const header = parseShellInput(input);
       if (header.ok && header.kind === 'scriptRef') {
+        // Resolved here (the isolate has no files), then translated like the input it stands for.
         if (storage === null) return { kind: 'diagnostic', message: 'script references need the shell worker runtime' };
         const stored = storage.read(ctx.threadId, header.artifactId);
         if (!stored.ok) return { kind: 'diagnostic', message: stored.error };
         source = stored.content;
+      } else {
+        const recovered = recoverCodeModeCommand(input);
+        if (recovered !== null) {
+          notes.push(RECOVERY_WARNING);
+          source = recovered.cmd;
+          if (Object.keys(recovered.params).length > 0) recoveredParams = recovered.params;
+        }
       }
       const outcome = await declared.translate(source, ctx);
       if (outcome.kind !== 'carrier') return outcome;
-      const notes = retain(storage, ctx, source);
-      const req = outcome.request;
+      let req = outcome.request;
       const argv = 'argv' in req.command ? req.command.argv : null;
+      // argv is `shell <interpreter fields…> <body>`: a Bash or sh body is checked for wrapped scripts.
+      const identity = argv !== null && argv.length >= 3 ? interpreterIdentity(argv[1]!) : 'external';
+      if (identity !== 'external') notes.push(...shellWarnings(argv![argv!.length - 1]!, identity === 'posix'));
+      notes.push(...retain(storage, ctx, source));
+      if (recoveredParams !== undefined) req = { ...req, params: { ...recoveredParams, ...req.params } };
       // The whole input is the body exactly when no shebang or directive line was removed.
       if (argv !== null && argv.length === 3 && argv[1] === 'bash' && argv[2] === source && req.template === undefined && req.params === undefined) {
         const d = decideDirect(source);
@@ -66,7 +85,7 @@ export function shellContribution(opts: ShellContributionOptions): Contribution 
       }
       if (storage === null) throw new Error('the shell worker runtime is not started');
       storage.bind(ctx.threadId);
-      return { ...outcome, notes };
+      return { kind: 'carrier', request: req, notes };
     },
   };
 }

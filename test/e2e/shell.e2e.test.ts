@@ -220,4 +220,26 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
       expect(cmds.filter((c) => c.startsWith('shell python3'))).to.deep.equal([`shell python3 $'print("v1")\\n'`, `shell python3 $'print("v2")\\n'`]);
     });
   }
+
+  for (const shape of ['native', 'code_mode'] as const) {
+    it(`${shape}: wrapped scripts draw one warning per kind, and Code Mode JavaScript given as shell input is recovered with its warning first; the carrier is unchanged (acceptance 16)`, async () => {
+      const wrapped = { id: 'call_wrapped', input: "python3 -c 'print(6 * 7)'\npython3 -c 'print(1)'\nnode -e 'console.log(2)'\npython3 <<'EOF'\nprint(3)\nEOF\n" };
+      const js = { id: 'call_js', input: "const r = await tools.exec_command({cmd: \"rtk from-js 'a b'\"});\ntext(r);\n" };
+      await start([wrapped, js], shape === 'code_mode' ? 'functions' : undefined);
+      const run = await codex(shape);
+      const out = outputs([wrapped, js]);
+      const w = out.get('call_wrapped')!;
+      expect(w).to.deep.include({ output: '42\n1\n2\n3\n', exit: 0 });
+      const lines = w.raw.split('\n');
+      expect(lines.filter((l) => l.startsWith('warning: ')).map((l) => /`([^`]+)`/.exec(l)![1])).to.deep.equal(['python3 -c', 'node -e', 'python3']);
+      const j = out.get('call_js')!;
+      expect(j).to.deep.include({ output: 'arg[from-js]\narg[a b]\n', exit: 0 });
+      expect(j.raw.startsWith('warning: this input was Code Mode JavaScript calling tools.exec_command'), j.raw).to.equal(true);
+      // The recovered command is the direct carrier, exactly as the model wrote it inside cmd.
+      expect(executedCommands(run.codexHome)).to.include("rtk from-js 'a b'");
+      // The operator's log has every warning too.
+      expect(router!.stderrLines.join('\n')).to.match(/shell warning: `python3 -c`.*call=call_wrapped/);
+      expect(router!.stderrLines.join('\n')).to.match(/shell warning: this input was Code Mode JavaScript.*call=call_js/);
+    });
+  }
 });
