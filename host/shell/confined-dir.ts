@@ -142,7 +142,7 @@ export class ConfinedDir {
   }
 
   /** Removes the subdirectory `name` and everything in it, descending only through no-follow opens. */
-  removeTree(name: string, uid: number): void {
+  removeTree(name: string, uid: number, afterOpen?: () => void): void {
     let sub: ConfinedDir;
     try {
       sub = this.subdir(name, uid, false);
@@ -151,10 +151,11 @@ export class ConfinedDir {
       return;
     }
     try {
+      afterOpen?.();
       for (const entry of sub.list()) {
         let isDir = false;
         try { isDir = lstatSync(sub.at(entry)).isDirectory(); } catch { continue; }
-        if (isDir) sub.removeTree(entry, uid);
+        if (isDir) sub.removeTree(entry, uid, afterOpen);
         else sub.unlink(entry);
       }
     } finally {

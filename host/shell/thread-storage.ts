@@ -28,6 +28,11 @@ export type ScriptRead =
 export interface ShellThreadStorageOptions {
   readonly uid?: number;
   readonly ttlMs?: number;
+  /**
+   * Called right after a storage directory is opened and before anything in it is touched: where a
+   * path swap would hurt most. The security tests swap paths here; nothing else sets it.
+   */
+  readonly afterOpen?: (which: 'thread' | 'scripts') => void;
 }
 
 export function threadDirName(threadId: string): string {
@@ -43,11 +48,13 @@ export class ShellThreadStorage {
   private readonly artifacts = new Map<string, { threadId: string; id: string; timer: NodeJS.Timeout }>();
   private readonly ttlMs: number;
   private readonly supported = confinementSupported();
+  private readonly afterOpen: (which: 'thread' | 'scripts') => void;
   private closed = false;
 
   constructor(private readonly base: string, private readonly workerTarget: string, opts: ShellThreadStorageOptions = {}) {
     this.uid = opts.uid ?? currentHost().uid;
     this.ttlMs = opts.ttlMs ?? ARTIFACT_TTL_MS;
+    this.afterOpen = opts.afterOpen ?? (() => {});
   }
 
   /** Makes `<base>/hpatch-<thread>/.runtime` point at this router's shell wrapper. Throws on an unsafe id or storage. */
@@ -61,6 +68,7 @@ export class ShellThreadStorage {
       const dir = base.subdir(name, this.uid, true);
       if (!existed) this.created.add(threadId);
       try {
+        this.afterOpen('thread');
         if (dir.readLink(RUNTIME_LINK) !== this.workerTarget) dir.replaceLink(RUNTIME_LINK, this.workerTarget);
         this.bound.add(threadId);
       } finally {
@@ -127,8 +135,10 @@ export class ShellThreadStorage {
       const thread = base.subdir(name, this.uid, create);
       if (create && !existed) this.created.add(threadId);
       try {
+        this.afterOpen('thread');
         const scripts = thread.subdir(SCRIPTS_DIR, this.uid, create);
         try {
+          this.afterOpen('scripts');
           return fn(scripts);
         } finally {
           scripts.close();
@@ -177,7 +187,7 @@ export class ShellThreadStorage {
     try {
       for (const threadId of this.created) {
         try {
-          base.removeTree(threadDirName(threadId), this.uid);
+          base.removeTree(threadDirName(threadId), this.uid, () => this.afterOpen('thread'));
         } catch {
           // Best effort at shutdown; a later router's startup does not depend on it.
         }

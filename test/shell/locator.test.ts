@@ -1,0 +1,116 @@
+// The installed `shell` locator (bin/shell, REQ-SHELL-001 acceptance 11 and 17): it validates
+// CODEX_THREAD_ID before touching anything, computes the runtime base exactly as the router does,
+// follows only <base>/hpatch-<thread>/.runtime to a snapshot's shell wrapper, and replaces itself
+// with it — argv and the environment unchanged, names that are not identifiers included.
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runtimeBasePath } from '../../host/runtime/runtime-base.ts';
+import { PROJECT_ROOT } from '../support/codex-cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+const LOCATOR = join(PROJECT_ROOT, 'bin', 'shell');
+const HASH = 'ab'.repeat(32);
+// Stands for the snapshot's shell wrapper: prints its $0, argv and environment, NUL-separated.
+const FAKE_WORKER = '#!/usr/bin/perl\nprint join("\\0", $0, @ARGV), "\\n"; print map { "$_=$ENV{$_}\\0" } sort keys %ENV;\n';
+
+describe('REQ-SHELL-001: the shell locator (bin/shell)', function () {
+  this.timeout(20_000);
+  let tmp: { dir: string; cleanup: () => void };
+  let base: string;
+  let worker: string;
+
+  beforeEach(() => {
+    tmp = tempDir('shell-locator');
+    base = join(tmp.dir, 'base');
+    worker = join(base, 'snapshots', HASH, 'runtime', 'bin', 'shell-worker');
+    mkdirSync(join(base, 'snapshots', HASH, 'runtime', 'bin'), { recursive: true, mode: 0o700 });
+    chmodSync(base, 0o700);
+    writeFileSync(worker, FAKE_WORKER, { mode: 0o700 });
+    mkdirSync(join(base, 'hpatch-t1'), { mode: 0o700 });
+    symlinkSync(worker, join(base, 'hpatch-t1', '.runtime'));
+  });
+  afterEach(() => tmp.cleanup());
+
+  function locate(env: Record<string, string>, args: string[] = ['python3', 'print(1)\n']) {
+    return spawnSync(LOCATOR, args, { env, encoding: 'utf8' });
+  }
+  const minimal = (extra: Record<string, string> = {}): Record<string, string> => ({ PATH: process.env['PATH']!, HPATCH_RUNTIME_DIR: base, CODEX_THREAD_ID: 't1', ...extra });
+
+  it('replaces itself with the thread\'s wrapper: argv exact, environment exact (exported functions and odd names included)', () => {
+    const env = minimal({ 'BASH_FUNC_greet%%': '() {  echo hi\n}', 'odd-name': 'v', 'a.b-c': 'x', EMPTY: '' });
+    const body = "line 1\n  'quoted' \"$x\" \\\n\ttab\n";
+    const r = locate(env, ['python3', '-u', body]);
+    expect(r.status, r.stderr).to.equal(0);
+    const [argvLine, envText] = [r.stdout.slice(0, r.stdout.indexOf('\n', r.stdout.indexOf(body) + body.length)), r.stdout.slice(r.stdout.indexOf(body) + body.length + 1)];
+    expect(argvLine.split('\0')).to.deep.equal([worker, 'python3', '-u', body]);
+    const got = Object.fromEntries(envText.split('\0').filter((e) => e !== '').map((e) => [e.slice(0, e.indexOf('=', 1)), e.slice(e.indexOf('=', 1) + 1)]));
+    expect(got).to.deep.equal(env);
+  });
+
+  for (const [label, env, re] of [
+    ['CODEX_THREAD_ID unset', { CODEX_THREAD_ID: '' }, /CODEX_THREAD_ID is not set/],
+    ['a traversing thread id', { CODEX_THREAD_ID: '../hpatch-t1' }, /not a safe thread id/],
+    ['a thread id with a slash', { CODEX_THREAD_ID: 'a/b' }, /not a safe thread id/],
+    ['a dot thread id', { CODEX_THREAD_ID: '.' }, /not a safe thread id/],
+    ['a thread nobody serves', { CODEX_THREAD_ID: 't2' }, /no hpatch-router serves thread t2/],
+    ['a relative runtime dir', { HPATCH_RUNTIME_DIR: 'rel/base' }, /must be an absolute path/],
+  ] as const) {
+    it(`refuses ${label} with status 126 and creates nothing`, () => {
+      const before = readdirSync(base).sort();
+      const r = locate({ ...minimal(), ...env });
+      expect(r.status).to.equal(126);
+      expect(r.stderr).to.match(re).and.to.match(/^shell: not executed: /);
+      expect(r.stdout).to.equal('');
+      expect(readdirSync(base).sort()).to.deep.equal(before);
+    });
+  }
+
+  it('follows .runtime only to a snapshot shell wrapper under its own base', () => {
+    for (const target of ['/bin/echo', join(base, 'snapshots', HASH, 'runtime', 'bin', 'hpatch-router'), join(base, 'snapshots', 'x', 'runtime', 'bin', 'shell-worker'), `${base}/../base/snapshots/${HASH}/runtime/bin/shell-worker`]) {
+      mkdirSync(join(base, 'hpatch-t3'), { mode: 0o700, recursive: true });
+      spawnSync('ln', ['-sfn', target, join(base, 'hpatch-t3', '.runtime')]);
+      const r = locate(minimal({ CODEX_THREAD_ID: 't3' }));
+      expect(r.status, target).to.equal(126);
+      expect(r.stderr).to.match(/does not point to a router snapshot's shell wrapper/);
+    }
+  });
+
+  it('refuses an unsafe base, a symlinked thread directory and a .runtime that is not a link', () => {
+    chmodSync(base, 0o750);
+    expect(locate(minimal()).stderr).to.match(/unsafe runtime directory: .* group\/other access/);
+    chmodSync(base, 0o700);
+    symlinkSync(join(base, 'hpatch-t1'), join(base, 'hpatch-t4'));
+    expect(locate(minimal({ CODEX_THREAD_ID: 't4' })).stderr).to.match(/no hpatch-router serves thread t4 \(.* is a symlink\)/);
+    mkdirSync(join(base, 'hpatch-t5'), { mode: 0o700 });
+    writeFileSync(join(base, 'hpatch-t5', '.runtime'), 'not a link');
+    expect(locate(minimal({ CODEX_THREAD_ID: 't5' })).stderr).to.match(/is not a link/);
+  });
+
+  it('computes the runtime base exactly as the router does', () => {
+    const xdg = join(tmp.dir, 'xdg');
+    mkdirSync(xdg, { mode: 0o700 });
+    const shared = join(tmp.dir, 'shared');
+    mkdirSync(shared, { mode: 0o755 });
+    const cases: Array<Record<string, string>> = [
+      { HPATCH_RUNTIME_DIR: `${tmp.dir}//a/./b/../c/` },
+      { XDG_RUNTIME_DIR: xdg },
+      { XDG_RUNTIME_DIR: `${xdg}/` },
+      { XDG_RUNTIME_DIR: shared, TMPDIR: `${tmp.dir}/t/` },
+      { XDG_RUNTIME_DIR: 'relative', TMPDIR: tmp.dir },
+      { TMPDIR: '', TMP: tmp.dir },
+      {},
+    ];
+    for (const c of cases) {
+      const env = { PATH: process.env['PATH']!, CODEX_THREAD_ID: 't1', ...c };
+      // The router computes it in its own process: os.tmpdir() of that environment.
+      const tmpdir = spawnSync(process.execPath, ['-e', 'process.stdout.write(require("os").tmpdir())'], { env, encoding: 'utf8' }).stdout;
+      const want = runtimeBasePath(env, { uid: process.getuid!(), tmpdir });
+      const r = locate(env);
+      expect(r.status).to.equal(126);
+      // The base does not exist (or is not ours) in these cases: the message names the path computed.
+      expect(r.stderr, JSON.stringify(c)).to.contain(`${want} `);
+    }
+  });
+});
