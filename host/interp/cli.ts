@@ -45,10 +45,13 @@ export function newShell(o: RunOptions = {}): Shell {
   for (const [n, on] of o.shopts ?? []) if (on) sh.shopt.add(n); else sh.shopt.delete(n);
   for (const [n, on] of o.setOpts ?? []) if (o.opts?.interactive || (n !== 'vi' && n !== 'emacs')) setLongOpt(sh, n, on); // (line editing: interactive only)
   const env = o.env ?? process.env;
+  const foreign = new Map<string, string>();
   for (const [k, v] of Object.entries(env)) {
-    if (v === undefined || !isName(k)) continue;
+    if (v === undefined) continue;
+    if (!isName(k)) { foreign.set(toBytes(k), toBytes(v)); continue; }
     sh.scopes[0]!.set(toBytes(k), { str: toBytes(v), exported: true });
   }
+  sh.foreignEnv = foreign;
   sh.cwd = toBytes(o.cwd ?? process.cwd());
   // bash keeps an imported absolute PWD that names the working directory (through symlinks)
   const pwd = sh.getVar('PWD');

@@ -136,6 +136,12 @@ function findExtGlob(nodes: unknown): { at?: number; inSubst: boolean } {
 
 export class Shell {
   scopes: Map<string, Var>[] = [new Map()];
+  /**
+   * Environment entries whose names are not shell variable names (`BASH_FUNC_f%%`, `odd-name`):
+   * no variable holds them, but every command the shell runs gets them unchanged, as from bash.
+   * Raw bytes (latin1), like variable names and values.
+   */
+  foreignEnv: ReadonlyMap<string, string> = new Map();
   funcs = new Map<string, Stmt>();
   /** Function attributes: 'r' readonly, 'x' exported (`export -f`: in the environment of commands). */
   funcAttrs = new Map<string, string>();
@@ -807,6 +813,8 @@ export class Shell {
   environ(extra?: Map<string, string>, bytes = false): Record<string, string> {
     const enc = bytes ? (s: string): string => s : fromBytes;
     const env: Record<string, string> = {};
+    // (first, as bash keeps them at the front of the environment it passes on)
+    for (const [k, v] of this.foreignEnv) env[enc(k)] = enc(v);
     const seen = new Set<string>();
     // (in bash's order: innermost scope first, each in its hash table's order: 1024 buckets for
     // the global variables, 4 for a function's or a command's prefix assignments)
@@ -893,6 +901,7 @@ export class Shell {
     const s = new Shell();
     s.scopes = this.scopes.map((sc) => { const m = new Map<string, Var>(); for (const [k, v] of sc) m.set(k, cloneVar(v)); return m; });
     s.funcs = new Map(this.funcs); s.funcAttrs = new Map(this.funcAttrs);
+    s.foreignEnv = this.foreignEnv;
     if (this.disabled) s.disabled = new Set(this.disabled);
     s.funcSrc = this.funcSrc; s.funcSource = new Map(this.funcSource); s.funcDefLine = new Map(this.funcDefLine);
     s.aliases = new Map(this.aliases);

@@ -1,0 +1,122 @@
+// The shell worker (host/worker/shell-worker.ts), started the way the snapshot's wrapper starts it
+// (bin/shell-worker → the interpreter's startup snapshot, or its code-cached bundle): REQ-SHELL-001
+// acceptance 3, 7 and 9 — Bash and sh in-process, other interpreters as real processes reading the
+// exact body from an anonymous pipe on /dev/fd/3, stdin free, the environment unchanged, the status
+// (or the signal) the script ended with, no script file and no echo of the body.
+import { expect } from 'chai';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../support/codex-cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+const DIST = join(PROJECT_ROOT, 'dist');
+
+describe('REQ-SHELL-001: the shell worker', function () {
+  this.timeout(30_000);
+  let tmp: { dir: string; cleanup: () => void };
+  let wrapper: string;
+
+  before(() => {
+    // The wrapper finds dist/ beside its bin/: the layout of a snapshot's runtime/.
+    tmp = tempDir('shell-worker');
+    mkdirSync(join(tmp.dir, 'runtime', 'bin'), { recursive: true });
+    wrapper = join(tmp.dir, 'runtime', 'bin', 'shell-worker');
+    copyFileSync(join(PROJECT_ROOT, 'bin', 'shell-worker'), wrapper);
+    chmodSync(wrapper, 0o755);
+    symlinkSync(DIST, join(tmp.dir, 'runtime', 'dist'));
+  });
+  after(() => tmp.cleanup());
+
+  const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
+    const e: NodeJS.ProcessEnv = { ...process.env };
+    delete e['NODE_OPTIONS'];
+    return { ...e, ...extra };
+  };
+  const run = (argv: string[], opts: { input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}) =>
+    spawnSync(wrapper, argv, { input: opts.input ?? '', env: opts.env ?? env(), cwd: opts.cwd ?? tmp.dir, encoding: 'utf8' });
+
+  it('starts from the interpreter\'s startup snapshot when its stamp matches this node', () => {
+    const r = run(['bash', 'tr "\\0" " " </proc/$$/cmdline']);
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/--snapshot-blob \S+\/interp\.blob -- --shell-worker bash /);
+  });
+
+  it('runs a Bash body in-process: $0 is the selector, middle fields are shell options, status as the script ends', () => {
+    expect(run(['bash', 'echo "$0 ${BASH_VERSION%%.*}"; exit 7'])).to.include({ stdout: 'bash 5\n', status: 7 });
+    expect(run(['/usr/bin/bash', '-e', 'false\necho not reached\n'])).to.include({ stdout: '', status: 1 });
+    expect(run(['bash', '-o', 'pipefail', 'false | true; echo $?'])).to.include({ stdout: '1\n', status: 0 });
+    expect(run(['bash', '-x', 'echo traced'])).to.include({ stdout: 'traced\n', stderr: '+ echo traced\n' });
+    // A body that starts with "-" is still the body.
+    expect(run(['bash', '-n\necho body\n'])).to.include({ stdout: 'body\n', status: 0 }).and.to.have.property('stderr').that.match(/-n: command not found/);
+  });
+
+  it('sh and /bin/sh select POSIX evaluation and reject Bash-only syntax before running anything (acceptance 7)', () => {
+    for (const bashOnly of ['a=(1 2)', 'echo "${x//a/b}"', 'diff <(ls) <(ls)', 'function f { :; }']) {
+      const r = run(['sh', `echo first\n${bashOnly}\n`]);
+      expect([r.stdout, r.status], bashOnly).to.deep.equal(['', 2]);
+      expect(r.stderr).to.match(/^sh: 2:\d+: /);
+      expect(run(['/bin/sh', `echo first\n${bashOnly}\n`]).status).to.equal(2);
+      expect(run(['bash', `echo first\n${bashOnly}\n`]).stdout, bashOnly).to.match(/^first\n/);
+    }
+    expect(run(['/bin/sh', 'x=1; echo "${x}"'])).to.include({ stdout: '1\n', status: 0 });
+  });
+
+  it('runs another interpreter with the middle fields as its arguments and the exact body on /dev/fd/3; stdin stays program data (acceptance 3, 9)', () => {
+    const body = 'import sys, os\nprint(sys.argv, sys.flags.no_site)\nprint(repr(sys.stdin.read()))\nprint(os.readlink("/proc/self/fd/3").startswith("pipe:"))\n';
+    const r = run(['python3', '-S', body], { input: 'data on stdin\n' });
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stdout).to.equal("['/dev/fd/3'] 1\n'data on stdin\\n'\nTrue\n");
+  });
+
+  it('keeps a large body exact (beyond a pipe buffer) and never echoes it', () => {
+    const pad = `# ${'x'.repeat(100)}\n`.repeat(1200);
+    const body = `${pad}print("end")\n`;
+    expect(body.length).to.be.above(65536);
+    const r = run(['python3', body]);
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stdout).to.equal('end\n');
+    expect(r.stderr).to.equal('');
+  });
+
+  it('node reads its script from the pipe too (--preserve-symlinks-main), and gets its own arguments', () => {
+    const r = run(['node', '--no-warnings', 'console.log(process.argv.slice(1), process.execArgv)'], { env: env() });
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/\[ '\/dev\/fd\/3' \] \[ '--no-warnings', '--preserve-symlinks-main' \]/);
+  });
+
+  it('passes the environment through unchanged: exported Bash functions and names that are not identifiers, to Bash children too', () => {
+    const e = env({ 'BASH_FUNC_greet%%': '() {  echo hi\n}', 'odd-name': 'v' });
+    expect(run(['python3', 'import os\nprint(os.environ["BASH_FUNC_greet%%"], os.environ["odd-name"])'], { env: e })).to.include({ stdout: '() {  echo hi\n} v\n', status: 0 });
+    expect(run(['bash', 'bash -c greet; python3 -c \'import os; print(os.environ["odd-name"])\''], { env: e })).to.include({ stdout: 'hi\nv\n', status: 0 });
+  });
+
+  it('inherits the working directory', () => {
+    expect(run(['bash', 'pwd'], { cwd: '/' })).to.include({ stdout: '/\n' });
+    expect(run(['python3', 'import os; print(os.getcwd())'], { cwd: '/' })).to.include({ stdout: '/\n' });
+  });
+
+  it('a missing interpreter is status 127; one killed by a signal ends the worker by that signal', () => {
+    expect(run(['no-such-interpreter-xyz', 'x'])).to.include({ status: 127 }).and.to.have.property('stderr').that.match(/no-such-interpreter-xyz: command not found/);
+    const r = run(['python3', 'import os, signal\nos.kill(os.getpid(), signal.SIGTERM)\n']);
+    expect(r.signal).to.equal('SIGTERM');
+  });
+
+  it('a SIGTERM to the worker reaches the interpreter; no script file is left anywhere', async () => {
+    const before = readdirSync('/tmp').length;
+    const child = spawn(wrapper, ['python3', 'import time, signal, sys\nsignal.signal(signal.SIGTERM, lambda *a: (print("got TERM", flush=True), sys.exit(3)))\nprint("ready", flush=True)\ntime.sleep(30)\n'], { env: env() });
+    let out = '';
+    let sent = false;
+    child.stdout.on('data', (d: Buffer) => { out += String(d); if (!sent && out.includes('ready')) { sent = true; child.kill('SIGTERM'); } });
+    const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+    expect(out).to.equal('ready\ngot TERM\n');
+    expect(code).to.equal(3);
+    expect(readdirSync('/tmp').length).to.be.at.most(before);
+  });
+
+  it('without the startup snapshot (NODE_OPTIONS set) it starts from the bundle and behaves the same', () => {
+    const r = run(['bash', 'echo "$1-x"; tr "\\0" " " </proc/$$/cmdline'], { env: env({ NODE_OPTIONS: '--no-warnings' }) });
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stdout).to.match(/interp-launch\.cjs --shell-worker bash /);
+  });
+});
