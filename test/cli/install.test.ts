@@ -1,8 +1,11 @@
 // `make install PREFIX=…` (brief §5): the installed executable starts on its own, from any cwd.
 import { expect } from 'chai';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { verifySnapshot } from '../../host/runtime/snapshot.ts';
+import { capturedRequest } from '../support/fixtures.ts';
+import { startScriptedUpstream } from '../support/scripted-upstream.ts';
 import { PROJECT_ROOT } from '../support/codex-cli.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
@@ -39,6 +42,62 @@ describe('make install', function () {
       child.kill('SIGTERM');
       expect(line).to.match(/^listening on http:\/\/127\.0\.0\.1:\d+\n$/);
     } finally {
+      prefix.cleanup();
+    }
+  });
+
+  it('installs the fixed shell locator: a working `shell` on a login PATH, which a second install while the router runs leaves pointing at the running snapshot (REQ-SHELL-001 acceptance 11)', async () => {
+    const prefix = tempDir('install-shell');
+    const upstream = await startScriptedUpstream([{ items: [{ type: 'custom_tool_call', name: 'shell', input: '#!python3\nprint(6 * 7)\n', call_id: 'call_inst' }] }, { items: [{ type: 'message', text: 'ok' }] }]);
+    let child: ChildProcess | undefined;
+    try {
+      const install = (): void => {
+        const make = spawnSync('make', ['install', `PREFIX=${prefix.dir}`], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+        expect(make.status, make.stderr + make.stdout).to.equal(0);
+      };
+      install();
+      const locator = join(prefix.dir, 'bin', 'shell');
+      expect(lstatSync(locator).isFile()).to.equal(true);
+      expect(readFileSync(locator, 'utf8')).to.equal(readFileSync(join(PROJECT_ROOT, 'bin', 'shell'), 'utf8'));
+      const runtimeDir = join(prefix.dir, 'runtime');
+      const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: join(prefix.dir, 'config'), HPATCH_RUNTIME_DIR: runtimeDir };
+      delete env['NODE_OPTIONS'];
+      child = spawn(join(prefix.dir, 'bin', 'hpatch-router'), ['--listen', '127.0.0.1:0', '--state-dir', join(prefix.dir, 'state'), '--upstream', upstream.url], { cwd: '/', stdio: ['ignore', 'pipe', 'pipe'], env });
+      const url = await new Promise<string>((resolve, reject) => {
+        child!.stdout!.once('data', (d: Buffer) => resolve(/listening on (\S+)/.exec(String(d))![1]!));
+        child!.once('exit', (code) => reject(new Error(`exited ${code}`)));
+      });
+      // A shell call for a thread: the router binds that thread's .runtime before the carrier leaves.
+      const thread = '01a2a000-0000-7000-8000-00000000beef';
+      const req = capturedRequest('a-default-gpt55-001');
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'content-length', 'accept-encoding'].includes(k)));
+      const res = await fetch(`${url}/v1/responses`, { method: 'POST', headers: { ...headers, 'thread-id': thread, 'session-id': thread }, body: JSON.stringify(req.body) });
+      const sse = await res.text();
+      expect(res.status, sse).to.equal(200);
+      expect(sse).to.contain('shell python3');
+      // Codex runs commands with `bash -lc`: the login profile puts $PREFIX/bin on PATH.
+      const home = join(prefix.dir, 'home');
+      mkdirSync(home);
+      writeFileSync(join(home, '.profile'), `export PATH=${JSON.stringify(join(prefix.dir, 'bin'))}:"$PATH"\n`);
+      const shellEnv = { ...env, HOME: home, CODEX_THREAD_ID: thread, PATH: '/usr/bin:/bin' };
+      const call = (): ReturnType<typeof spawnSync> => spawnSync('bash', ['-lc', "shell python3 $'print(6 * 7)\\n'"], { env: shellEnv, encoding: 'utf8', cwd: home });
+      const first = call();
+      expect([first.stdout, first.status], String(first.stderr)).to.deep.equal(['42\n', 0]);
+      const link = join(runtimeDir, `hpatch-${thread}`, '.runtime');
+      const target = readlinkSync(link);
+      expect(target).to.match(new RegExp(`^${runtimeDir}/snapshots/[0-9a-f]{64}/runtime/bin/shell-worker$`));
+      // No frontend for the built-in names, no Codex file touched by the install.
+      for (const name of ['hread', 'hgrep', 'hsymbol', 'inspect_file', 'hpatch']) expect(existsSync(join(prefix.dir, 'bin', name)), name).to.equal(false);
+      // Reinstall while the router runs: the running router's snapshot and the thread's link stay.
+      install();
+      expect(readlinkSync(link)).to.equal(target);
+      expect(() => verifySnapshot(dirname(dirname(dirname(target))))).to.not.throw();
+      const again = call();
+      expect([again.stdout, again.status], String(again.stderr)).to.deep.equal(['42\n', 0]);
+    } finally {
+      child?.kill('SIGTERM');
+      if (child && child.exitCode === null) await new Promise((r) => child!.once('exit', r));
+      await upstream.close();
       prefix.cleanup();
     }
   });

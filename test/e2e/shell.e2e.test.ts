@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describeRun, makeCodexHome, makeWorkDir, PROJECT_ROOT, removeDir, runCodex, type CodexRunResult } from '../support/codex-cli.ts';
+import { runAppServerTurn } from '../support/codex-app-server.ts';
 import { executedCommands } from '../support/codex-rollout.ts';
 import { startRouterProcess, type RouterProcess } from '../support/router-process.ts';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.ts';
@@ -242,4 +243,133 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
       expect(router!.stderrLines.join('\n')).to.match(/shell warning: this input was Code Mode JavaScript.*call=call_js/);
     });
   }
+
+  /** The continuation handle of a yielded result, in either shape. */
+  function sessionOf(item: Json | undefined): number | null {
+    const raw = resultOf(item).raw;
+    const m = /Process running with session ID (\d+)/.exec(raw) ?? /"session_id":(\d+)/.exec(raw);
+    return m ? Number(m[1]) : null;
+  }
+
+  /** The model's write_stdin call in the request's shape (Code Mode: through the exec program, as the model would). */
+  function writeStdin(shape: 'native' | 'code_mode', callId: string, sessionId: number, chars: string): Json {
+    const args = { session_id: sessionId, chars, yield_time_ms: 5000 };
+    if (shape === 'native') return { type: 'function_call', name: 'write_stdin', arguments: args, call_id: callId };
+    return { type: 'custom_tool_call', name: 'exec', namespace: 'functions', input: `const r = await tools.write_stdin(${JSON.stringify(args)});\ntext(r);\n`, call_id: callId };
+  }
+
+  /** A two-step session: the model's shell call, then write_stdin with `chars` once the call has yielded. */
+  async function interactive(shape: 'native' | 'code_mode', script: string, chars: string): Promise<{ first: ReturnType<typeof resultOf>; second: ReturnType<typeof resultOf>; run: CodexRunResult }> {
+    const ns = shape === 'code_mode' ? { namespace: 'functions' } : {};
+    upstream = await startScriptedUpstream((req) => {
+      const history = (req.json?.['input'] ?? []) as Json[];
+      if (req.turnIndex === 0) return { items: [{ type: 'custom_tool_call', name: 'shell', input: script, call_id: 'call_int', ...ns }] };
+      if (req.turnIndex === 1) {
+        const id = sessionOf(history.find((i) => i['call_id'] === 'call_int' && i['type'] === 'custom_tool_call_output'));
+        if (id === null) return { items: [{ type: 'message', text: 'did not yield' }] };
+        return { items: [writeStdin(shape, 'call_w', id, chars) as never] };
+      }
+      return { items: [{ type: 'message', text: 'All done.' }] };
+    });
+    router = await startRouterProcess({ args: ['--upstream', upstream.url, '--state-dir', state.dir], env: { XDG_CONFIG_HOME: config.dir, ...executorEnv() }, startTimeoutMs: 30_000 });
+    const run = await codex(shape);
+    const reqs = upstream.responsesRequests();
+    expect(reqs.length, 'three model requests').to.equal(3);
+    const second = reqs[1]!.json['input'] as Json[];
+    const third = reqs[2]!.json['input'] as Json[];
+    const first = resultOf(second.find((i) => i['call_id'] === 'call_int' && i['type'] === 'custom_tool_call_output'));
+    const out = third.find((i) => i['call_id'] === 'call_w' && (i['type'] === 'function_call_output' || i['type'] === 'custom_tool_call_output'));
+    // The router never continues a session itself: the only write_stdin is the model's.
+    const calls = second.filter((i) => i['type'] === 'function_call' || i['type'] === 'custom_tool_call');
+    expect(calls.filter((i) => i['name'] === 'write_stdin' || String(i['input'] ?? '').includes('write_stdin'))).to.deep.equal([]);
+    return { first, second: resultOf(out), run };
+  }
+
+  for (const shape of ['native', 'code_mode'] as const) {
+    it(`${shape}: an interactive PTY script yields with its session handle and reads the model's write_stdin answer (acceptance 9, 15)`, async () => {
+      const { first, second } = await interactive(shape, '#!python3\n#!params={"tty":true,"yield_time_ms":1500}\nimport sys\nname = input("name? ")\nprint("hello", name, sys.stdin.isatty())\n', 'bob\n');
+      expect(first.exit, first.raw).to.equal(null);
+      expect(first.raw).to.contain('name? ');
+      expect(second.output).to.contain('hello bob True');
+      expect(second.exit, second.raw).to.equal(0);
+    });
+  }
+
+  it('native: a piped stage reading /dev/tty in a PTY-backed Bash body gets the model\'s input, without a background-process-group stop (acceptance 9)', async () => {
+    const { first, second } = await interactive('native', '#!params={"tty":true,"yield_time_ms":1500}\necho ignored | head -n 1 /dev/tty | tr a-z A-Z\necho "status ${PIPESTATUS[*]}"\n', 'typed line\n');
+    expect(first.exit, first.raw).to.equal(null);
+    expect(second.output).to.contain('TYPED LINE');
+    expect(second.output).to.contain('status 0 0 0');
+    expect(second.exit).to.equal(0);
+  });
+
+  it('native: a long script yields with its session handle and finishes through write_stdin; the router never polls (acceptance 15)', async () => {
+    const { first, second } = await interactive('native', '#!params={"yield_time_ms":300}\nfor i in 1 2 3; do echo "tick $i"; sleep 0.4; done\necho finished\n', '');
+    expect(first.exit).to.equal(null);
+    expect(first.output).to.contain('tick 1');
+    expect(second.output).to.contain('finished');
+    expect(second.exit).to.equal(0);
+  });
+
+  it('native: #!params={"workdir":…,"tty":true} runs the worker in that directory on a terminal (acceptance 12)', async () => {
+    const dir = join(home.dir, 'elsewhere');
+    mkdirSync(dir);
+    const call = { id: 'call_params', input: `#!python3\n#!params={"workdir":${JSON.stringify(dir)},"tty":true}\nimport os, sys\nprint(os.getcwd(), sys.stdout.isatty())\n` };
+    await start([call]);
+    const run = await codex('native');
+    expect(outputs([call]).get('call_params')!.output).to.contain(`${dir} True`);
+    expect(executedCommands(run.codexHome)).to.include(`shell python3 $'import os, sys\\nprint(os.getcwd(), sys.stdout.isatty())\\n'`);
+  });
+
+  it("Code Mode: the request offers shell beside exec with the owner's sanitized #!params shape and no tools.exec_command (acceptance 13)", async () => {
+    await start([DIRECT], 'functions');
+    await codex('code_mode');
+    const first = upstream!.responsesRequests()[0]!.json;
+    const ns = ((first['input'] as Json[]).flatMap((i) => (i['type'] === 'additional_tools' ? (i['tools'] as Json[]) : [])).find((t) => t['name'] === 'functions'))!;
+    const shell = (ns['tools'] as Json[]).find((t) => t['name'] === 'shell')!;
+    const exec = (ns['tools'] as Json[]).find((t) => t['name'] === 'exec')!;
+    expect(shell).to.include({ type: 'custom' });
+    expect(shell['description']).to.contain('#!params fields').and.to.contain('workdir').and.to.not.contain('tools.exec_command');
+    expect(exec['description']).to.not.contain('tools.exec_command');
+  });
+
+  it('codex app-server (JSON-RPC over stdio, as the IDE extensions drive it): the scripted model calls shell and Codex runs the worker carrier', async () => {
+    const call = { input: '#!/usr/bin/env python3\nprint("from app-server", 6 * 7)\n', call_id: 'call_app' };
+    upstream = await startScriptedUpstream((req) => {
+      if (req.turnIndex === 0) {
+        // Wherever this request placed shell (app-server: directly beside exec, or under a namespace).
+        const ns = placementOf(req.json, 'shell');
+        return { items: [{ type: 'custom_tool_call', name: 'shell', ...call, ...(ns ? { namespace: ns } : {}) }] };
+      }
+      return { items: [{ type: 'message', text: 'All done.' }] };
+    });
+    router = await startRouterProcess({ args: ['--upstream', upstream.url, '--state-dir', state.dir], env: { XDG_CONFIG_HOME: config.dir, ...executorEnv() }, startTimeoutMs: 30_000 });
+    const codexHome = makeCodexHome('shell-app');
+    const turn = await runAppServerTurn({
+      baseUrl: router.baseUrl, codexHome, cwd: work, prompt: 'Use the shell tool.',
+      env: { ...executorEnv(), HOME: home.dir, PATH: `${bin}:${process.env['PATH'] ?? ''}` },
+    });
+    expect(turn.commands).to.have.length(1);
+    expect(turn.commands[0]!.output).to.equal('from app-server 42\n');
+    expect(executedCommands(codexHome)).to.deep.equal([`shell python3 $'print("from app-server", 6 * 7)\\n'`]);
+    const reqs = upstream.responsesRequests();
+    expect(reqs).to.have.length(2);
+    const input = reqs[1]!.json['input'] as Json[];
+    expect(input.find((i) => i['call_id'] === 'call_app' && i['type'] === 'custom_tool_call')).to.include({ name: 'shell', input: call.input });
+    expect(resultOf(input.find((i) => i['call_id'] === 'call_app' && i['type'] === 'custom_tool_call_output'))).to.deep.include({ output: 'from app-server 42\n', exit: 0 });
+  });
 });
+
+/** The namespace a tool sits under in a request (top-level tools, additional_tools items), or undefined for none. */
+function placementOf(body: Json | undefined, tool: string): string | undefined {
+  const lists: Array<{ ns?: string; tools: Json[] }> = [];
+  if (Array.isArray(body?.['tools'])) lists.push({ tools: body!['tools'] });
+  for (const i of (body?.['input'] ?? []) as Json[]) if (i['type'] === 'additional_tools' && Array.isArray(i['tools'])) lists.push({ tools: i['tools'] });
+  for (const { tools } of lists) {
+    for (const t of tools) {
+      if (t['name'] === tool && t['type'] !== 'namespace') return undefined;
+      if (t['type'] === 'namespace' && Array.isArray(t['tools']) && (t['tools'] as Json[]).some((x) => x['name'] === tool)) return String(t['name']);
+    }
+  }
+  return undefined;
+}

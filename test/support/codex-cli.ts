@@ -82,7 +82,7 @@ export function providerArgs(baseUrl: string, extra: Record<string, string | num
 }
 
 /** Environment for Codex: the parent's, minus anything that would leak a real session or CA setup into it. */
-function codexEnv(codexHome: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+export function codexEnv(codexHome: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(env)) {
     // A test run from inside a Codex session would otherwise pass its thread/session ids and home down.
