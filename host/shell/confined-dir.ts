@@ -48,14 +48,19 @@ export class ConfinedDir {
   /** Opens (creating it 0700 if missing) the private subdirectory `name`; a symlink there is refused. */
   subdir(name: string, uid: number, create: boolean): ConfinedDir {
     const path = this.at(name);
-    if (create) {
+    const label = `${this.label}/${name}`;
+    // Open first: a failed mkdir or open costs a thrown error, so the common case (it exists) has none.
+    let fd = tryOpenDir(path);
+    if (fd === 'ENOENT' && create) {
       try {
         mkdirSync(path, { mode: 0o700 });
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfinementError(`cannot create ${this.label}/${name}: ${code(e)}`);
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfinementError(`cannot create ${label}: ${code(e)}`);
       }
+      fd = tryOpenDir(path);
     }
-    return ConfinedDir.fromFd(openDir(path, `${this.label}/${name}`), `${this.label}/${name}`, uid);
+    if (typeof fd === 'string') throw new ConfinementError(`cannot open ${label}: ${fd === 'ELOOP' || fd === 'ENOTDIR' ? 'not a directory (a symlink or file is in its place)' : fd}`);
+    return ConfinedDir.fromFd(fd, label, uid);
   }
 
   /** Whether the entry `name` exists (whatever it is; never following it). */
@@ -184,6 +189,15 @@ export class ConfinedDir {
       throw new ConfinementError(`unsafe directory ${label}: ${problem}`);
     }
     return new ConfinedDir(fd, label);
+  }
+}
+
+/** The descriptor of the directory at `path` (never following a final symlink), or the error code. */
+function tryOpenDir(path: string): number | string {
+  try {
+    return openSync(path, DIR_FLAGS);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code ?? String(e);
   }
 }
 

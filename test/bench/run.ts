@@ -3,6 +3,7 @@ import { benchProxyLatency } from './proxy-latency.ts';
 import { benchRewrite } from './rewrite-cost.ts';
 import { benchStartup, benchTranslate } from './plugin-host.ts';
 import { benchInterpColdStart, benchInterpThroughput } from './interp.ts';
+import { benchShellCall, benchShellTranslate } from './shell.ts';
 
 const quick = process.argv.includes('--quick');
 console.log(`# hpatch-router benchmarks — ${new Date().toISOString()}, node ${process.version}\n`);
@@ -17,3 +18,7 @@ console.log('');
 console.log(benchInterpColdStart(quick ? 5 : 20));
 console.log('');
 console.log(benchInterpThroughput(quick ? 2 : 5));
+console.log('');
+console.log(await benchShellCall(quick ? 5 : 20));
+console.log('');
+console.log(await benchShellTranslate(quick ? 200 : 2000));
