@@ -2,17 +2,15 @@
 // body without directives stays the command itself — no helper, no worker — when it is one simple
 // external call on one line. Judged with the parser the shell worker runs the body with
 // (host/interp/reparse.ts), so the router and the worker never disagree about what the body is.
-import type { Stmt, Word, WordPart } from '../interp/ast.ts';
+import type { Stmt, WordPart } from '../interp/ast.ts';
 import { parseScript } from '../interp/reparse.ts';
 import { BASH_BUILTINS, BASH_KEYWORDS } from '../plugins/shell-names.ts';
 import { ROUTER_RESERVED_NAMES } from '../registry/tool-names.ts';
+import { staticWord } from './static-word.ts';
 
 export type DirectDecision =
   | { readonly direct: true; /** The body without its one optional final line terminator. */ readonly command: string }
   | { readonly direct: false; readonly reason: string };
-
-/** Characters whose presence in an unquoted literal makes bash expand the word (globs, tilde, braces). */
-const EXPANDING_LITERAL = /[*?[~{]/;
 
 /**
  * Whether `body` (the complete input of an implicit-Bash call with no directive) may run as the
@@ -55,21 +53,6 @@ export function decideDirect(body: string): DirectDecision {
 
 function helper(reason: string): DirectDecision {
   return { direct: false, reason };
-}
-
-/** The word's value when bash cannot change it by expansion (literals and plain quotes), else null. */
-function staticWord(w: Word): string | null {
-  let out = '';
-  for (const p of w.Parts) {
-    if (p.type === 'Lit') {
-      if (EXPANDING_LITERAL.test(p.Value) || p.Value.includes('$') || p.Value.includes('`')) return null;
-      out += p.Value.replace(/\\(.)/gs, '$1');
-    } else if (p.type === 'SglQuoted' && !p.Dollar) out += p.Value;
-    else if (p.type === 'DblQuoted' && !p.Dollar && p.Parts.every((q) => q.type === 'Lit' && !/[$`]/.test(q.Value))) {
-      out += p.Parts.map((q) => (q as { Value: string }).Value.replace(/\\([$`"\\])/g, '$1')).join('');
-    } else return null;
-  }
-  return Buffer.from(out, 'latin1').toString('utf8');
 }
 
 /** Any CmdSubst or ProcSubst node below `node` (a generic walk: every AST object has a `type`). */

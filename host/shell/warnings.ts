@@ -3,9 +3,10 @@
 // fed to an interpreter (`python3 <<EOF`) — gets one warning per distinct kind, telling the model
 // how to say the same with a shebang. Found in the syntax tree of the worker's own parser, anywhere
 // in the body (pipelines, loops, functions, substitutions). Warnings never change the carrier.
-import type { CallExpr, Stmt, Word } from '../interp/ast.ts';
+import type { CallExpr, Stmt } from '../interp/ast.ts';
 import { Tok } from '../interp/ast.ts';
 import { parseScript } from '../interp/reparse.ts';
+import { staticWord } from './static-word.ts';
 
 interface InlineOption {
   /** The interpreter family a basename belongs to. */
@@ -85,7 +86,7 @@ function walk(stmts: Stmt[], visit: (s: Stmt) => void): void {
 function commandName(call: CallExpr): string | null {
   let i = 0;
   for (; i < call.Args.length; i++) {
-    const w = literal(call.Args[i]!);
+    const w = staticWord(call.Args[i]!);
     if (w === null) return null;
     const base = w.slice(w.lastIndexOf('/') + 1);
     if ((base === 'env' || base === 'exec' || base === 'command' || base === 'time') || (i > 0 && (/^-/.test(w) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(w)))) continue;
@@ -99,7 +100,7 @@ function commandName(call: CallExpr): string | null {
  * the script or module: `python3 -m pytest -c x` has none); for `deno`, its subcommand.
  */
 function leadingOptions(call: CallExpr, name: string): string[] {
-  const words = call.Args.map(literal);
+  const words = call.Args.map(staticWord);
   const at = words.findIndex((w) => w !== null && w.slice(w.lastIndexOf('/') + 1) === name);
   const out: string[] = [];
   for (const w of words.slice(at + 1)) {
@@ -109,16 +110,4 @@ function leadingOptions(call: CallExpr, name: string): string[] {
     out.push(w);
   }
   return out;
-}
-
-/** A word's text when it has no expansion (quotes removed), else null. */
-function literal(w: Word): string | null {
-  let out = '';
-  for (const p of w.Parts) {
-    if (p.type === 'Lit') out += p.Value.replace(/\\(.)/gs, '$1');
-    else if (p.type === 'SglQuoted') out += p.Value;
-    else if (p.type === 'DblQuoted' && p.Parts.every((q) => q.type === 'Lit')) out += p.Parts.map((q) => (q as { Value: string }).Value).join('');
-    else return null;
-  }
-  return Buffer.from(out, 'latin1').toString('utf8');
 }

@@ -5,6 +5,7 @@
 // puts it in $PREFIX/bin) turns into the router's worker — and the next upstream request shows the
 // model's original call with the real output. What Codex ran is read from its own session rollout.
 import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -357,6 +358,34 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
     const input = reqs[1]!.json['input'] as Json[];
     expect(input.find((i) => i['call_id'] === 'call_app' && i['type'] === 'custom_tool_call')).to.include({ name: 'shell', input: call.input });
     expect(resultOf(input.find((i) => i['call_id'] === 'call_app' && i['type'] === 'custom_tool_call_output'))).to.deep.include({ output: 'from app-server 42\n', exit: 0 });
+  });
+
+  it('codex app-server: interrupting the turn cancels a running Bash body, and no descendant keeps holding its streams (acceptance 9)', async () => {
+    const marker = `${3000 + Math.floor(Math.random() * 999)}.25`;
+    const call = { input: `sleep ${marker} &\nsleep ${marker} | cat &\necho started\nwait\n`, call_id: 'call_cancel' };
+    upstream = await startScriptedUpstream((req) => {
+      if (req.turnIndex === 0) {
+        const ns = placementOf(req.json, 'shell');
+        return { items: [{ type: 'custom_tool_call', name: 'shell', ...call, ...(ns ? { namespace: ns } : {}) }] };
+      }
+      return { items: [{ type: 'message', text: 'All done.' }] };
+    });
+    router = await startRouterProcess({ args: ['--upstream', upstream.url, '--state-dir', state.dir], env: { XDG_CONFIG_HOME: config.dir, ...executorEnv() }, startTimeoutMs: 30_000 });
+    const alive = (): string[] => spawnSync('pgrep', ['-f', `sleep ${marker}`], { encoding: 'utf8' }).stdout.split('\n').filter((l) => l !== '');
+    try {
+      const turn = await runAppServerTurn({
+        baseUrl: router.baseUrl, codexHome: makeCodexHome('shell-cancel'), cwd: work, prompt: 'Use the shell tool.', model: 'gpt-5.5',
+        env: { ...executorEnv(), HOME: home.dir, PATH: `${bin}:${process.env['PATH'] ?? ''}` },
+        interrupt: { when: (m) => m['method'] === 'item/commandExecution/outputDelta' && String(m['params']?.['delta'] ?? '').includes('started'), afterMs: 500 },
+      });
+      const completed = turn.messages.find((m) => m['method'] === 'turn/completed')!;
+      expect(completed['params']['turn']['status']).to.equal('interrupted');
+      // Bounded: the worker's grace period, then SIGKILL of every group it made.
+      for (let i = 0; i < 40 && alive().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(alive(), 'descendants still running').to.deep.equal([]);
+    } finally {
+      for (const pid of alive()) try { process.kill(Number(pid), 'SIGKILL'); } catch { /* gone */ }
+    }
   });
 });
 

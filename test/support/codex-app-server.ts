@@ -23,6 +23,8 @@ export interface AppServerOptions {
   readonly model?: string;
   readonly env?: Record<string, string | undefined>;
   readonly timeoutMs?: number;
+  /** Interrupts the turn (`turn/interrupt`, as an IDE's stop button does) `afterMs` after the first message that matches. */
+  readonly interrupt?: { readonly when: (message: Json) => boolean; readonly afterMs: number };
 }
 
 export function runAppServerTurn(opts: AppServerOptions): Promise<AppServerTurn> {
@@ -37,6 +39,9 @@ export function runAppServerTurn(opts: AppServerOptions): Promise<AppServerTurn>
   let buffered = '';
   const waiters = new Map<number, (m: Json) => void>();
   let onTurnDone: (() => void) | undefined;
+  let turnId: string | undefined;
+  let threadIdSeen: string | undefined;
+  let interrupted = false;
   const send = (m: Json): void => { child.stdin.write(`${JSON.stringify(m)}\n`); };
   const request = (id: number, method: string, params: Json): Promise<Json> => new Promise((resolve) => {
     waiters.set(id, resolve);
@@ -53,6 +58,10 @@ export function runAppServerTurn(opts: AppServerOptions): Promise<AppServerTurn>
       messages.push(m);
       if (typeof m['id'] === 'number' && waiters.has(m['id'])) { waiters.get(m['id'])!(m); waiters.delete(m['id']); }
       if (m['method'] === 'turn/completed') onTurnDone?.();
+      if (opts.interrupt && !interrupted && turnId !== undefined && opts.interrupt.when(m)) {
+        interrupted = true;
+        setTimeout(() => send({ id: 4, method: 'turn/interrupt', params: { threadId: threadIdSeen, turnId } }), opts.interrupt.afterMs);
+      }
     }
   });
   const kill = (): void => { try { if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } };
@@ -63,9 +72,12 @@ export function runAppServerTurn(opts: AppServerOptions): Promise<AppServerTurn>
     const started = await request(2, 'thread/start', { cwd: opts.cwd, approvalPolicy: 'never', sandbox: 'danger-full-access', ...(opts.model ? { model: opts.model } : {}) });
     if (started['error']) throw new Error(`thread/start failed: ${JSON.stringify(started['error'])}`);
     const threadId = String(started['result']['thread']['id']);
+    threadIdSeen = threadId;
     const done = new Promise<void>((r) => { onTurnDone = r; });
-    const turn = await request(3, 'turn/start', { threadId, input: [{ type: 'text', text: opts.prompt, text_elements: [] }] });
+    const turnStarted = request(3, 'turn/start', { threadId, input: [{ type: 'text', text: opts.prompt, text_elements: [] }] });
+    const turn = await turnStarted;
     if (turn['error']) throw new Error(`turn/start failed: ${JSON.stringify(turn['error'])}`);
+    turnId = String(turn['result']['turn']['id']);
     await done;
     const commands = messages
       .filter((m) => m['method'] === 'item/completed' && m['params']?.['item']?.['type'] === 'commandExecution')
