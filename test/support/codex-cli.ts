@@ -81,9 +81,23 @@ export function providerArgs(baseUrl: string, extra: Record<string, string | num
   return args;
 }
 
+/**
+ * The HOME Codex's commands see unless a test gives its own: Codex runs every command with `bash -lc`,
+ * and the machine's own login profile is not the test's business — on a development machine it may
+ * run slow or lock-taking setup (pyenv rehash), and a command Codex kills mid-profile can leave such
+ * a lock behind for every later command. This profile only puts the test process's PATH back (a
+ * login shell resets PATH from /etc/profile).
+ */
+export function testHome(): string {
+  const home = path.join(TEST_TMP, 'home');
+  fs.mkdirSync(home, { recursive: true });
+  fs.writeFileSync(path.join(home, '.profile'), `export PATH=${JSON.stringify(process.env.PATH ?? '/usr/bin:/bin')}\n`);
+  return home;
+}
+
 /** Environment for Codex: the parent's, minus anything that would leak a real session or CA setup into it. */
 export function codexEnv(codexHome: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: testHome() };
   for (const key of Object.keys(env)) {
     // A test run from inside a Codex session would otherwise pass its thread/session ids and home down.
     if (key.startsWith('CODEX_') || key === 'OPENAI_API_KEY' || key === 'OPENAI_BASE_URL') delete env[key];
