@@ -27,6 +27,8 @@ export function recoverCodeModeCommand(input: string): RecoveredCommand | null {
   const { cmd, ...params } = obj.value;
   if (typeof cmd !== 'string' || cmd === '') return null;
   if (Object.hasOwn(params, 'login') && params['login'] !== false) return null;
+  // Integer-like keys would sort before cmd in the carrier's JSON: not exec_command parameters anyway.
+  if (Object.keys(params).some((k) => /^(?:0|[1-9][0-9]*)$/.test(k))) return null;
   return { cmd, params };
 }
 

@@ -11,8 +11,10 @@
 //     model with its output), and a sole `#!script=@shell/<id>` line reruns a retained script;
 //   - before a worker carrier leaves, the thread's `.runtime` link is bound to this router's shell
 //     wrapper (thread-storage.ts), so the installed locator finds it.
+import { CarrierInputError } from '../carriers/carrier-errors.ts';
+import type { ExecRequest } from '../carriers/exec-request.ts';
+import { renderExecCarrier } from '../carriers/exec-wrapper.ts';
 import type { Contribution, CustomToolSpec, ToolSpecContext, TranslateContext, TranslateOutcome } from '../registry/contribution.ts';
-import type { Contribution as PluginToolContribution } from '../registry/contribution.ts';
 import { parseShellInput } from '../../isolates/core-v1/shell-header.ts';
 import { interpreterIdentity } from '../../isolates/core-v1/interpreter.ts';
 import { recoverCodeModeCommand, RECOVERY_WARNING } from './code-mode-recovery.ts';
@@ -24,7 +26,7 @@ export const SHELL_TOOL = 'shell';
 
 export interface ShellContributionOptions {
   /** The declaration's tool as loaded through the plugin host (pluginContribution of plugins/shell.mjs). */
-  readonly declared: PluginToolContribution;
+  readonly declared: Contribution;
   /** Bound once the executor side is up; a worker carrier needs it. */
   readonly storage: () => ShellThreadStorage | null;
 }
@@ -71,20 +73,31 @@ export function shellContribution(opts: ShellContributionOptions): Contribution 
       }
       const outcome = await declared.translate(source, ctx);
       if (outcome.kind !== 'carrier') return outcome;
-      let req = outcome.request;
-      const argv = 'argv' in req.command ? req.command.argv : null;
+      const declaredReq = outcome.request;
+      const argv = 'argv' in declaredReq.command ? declaredReq.command.argv : null;
+      let req: ExecRequest = recoveredParams === undefined ? declaredReq : { ...declaredReq, params: { ...recoveredParams, ...declaredReq.params } };
+      // The whole input is the body exactly when no shebang or directive line was removed.
+      let direct = false;
+      if (argv !== null && argv.length === 3 && argv[1] === 'bash' && argv[2] === source && req.template === undefined && req.params === undefined) {
+        const d = decideDirect(source);
+        if (d.direct) { req = { ...req, command: { line: d.command } }; direct = true; }
+      }
+      // A command that cannot be carried (too long once quoted, say) is the model's diagnostic, and
+      // then nothing is retained or bound: the exec wrapper's verdict, asked before anything is written.
+      try {
+        renderExecCarrier(req, ctx.carriers);
+      } catch (e) {
+        if (e instanceof CarrierInputError) return { kind: 'diagnostic', message: e.message };
+        throw e;
+      }
       // argv is `shell <interpreter fields…> <body>`: a Bash or sh body is checked for wrapped scripts.
       const identity = argv !== null && argv.length >= 3 ? interpreterIdentity(argv[1]!) : 'external';
       if (identity !== 'external') notes.push(...shellWarnings(argv![argv!.length - 1]!, identity === 'posix'));
       notes.push(...retain(storage, ctx, source));
-      if (recoveredParams !== undefined) req = { ...req, params: { ...recoveredParams, ...req.params } };
-      // The whole input is the body exactly when no shebang or directive line was removed.
-      if (argv !== null && argv.length === 3 && argv[1] === 'bash' && argv[2] === source && req.template === undefined && req.params === undefined) {
-        const d = decideDirect(source);
-        if (d.direct) return { kind: 'carrier', request: { ...req, command: { line: d.command } }, notes };
+      if (!direct) {
+        if (storage === null) throw new Error('the shell worker runtime is not started');
+        storage.bind(ctx.threadId);
       }
-      if (storage === null) throw new Error('the shell worker runtime is not started');
-      storage.bind(ctx.threadId);
       return { kind: 'carrier', request: req, notes };
     },
   };

@@ -6,7 +6,7 @@
 // model's original call with the real output. What Codex ran is read from its own session rollout.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -220,6 +220,11 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
       expect(gone.raw).to.contain('@shell/call_nope does not exist');
       const cmds = executedCommands(run.codexHome);
       expect(cmds.filter((c) => c.startsWith('shell python3'))).to.deep.equal([`shell python3 $'print("v1")\\n'`, `shell python3 $'print("v2")\\n'`]);
+      // Shutdown removes the thread storage this router created (its .runtime link and scripts).
+      expect(readdirSync(join(runtime.dir, 'base')).filter((n) => n.startsWith('hpatch-'))).to.have.length(1);
+      await router!.stop();
+      router = undefined;
+      expect(readdirSync(join(runtime.dir, 'base')).filter((n) => n.startsWith('hpatch-'))).to.deep.equal([]);
     });
   }
 

@@ -4,7 +4,7 @@
 // acceptance criterion; the carriers are checked as the exact command Codex would run.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { lstatSync, mkdirSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AvailableCarriers } from '../../host/carriers/carrier.ts';
 import { renderDiagnosticCarrier, renderExecCarrier } from '../../host/carriers/exec-wrapper.ts';
@@ -26,6 +26,7 @@ describe('REQ-SHELL-001: the built-in shell tool (plugins/shell.mjs through the 
   let dispose: () => void;
   let tmp: { dir: string; cleanup: () => void };
   let base: string;
+  let calls = 0;
 
   before(async () => {
     tmp = tempDir('shell-tool');
@@ -44,7 +45,7 @@ describe('REQ-SHELL-001: the built-in shell tool (plugins/shell.mjs through the 
 
   /** The exact command (and params) the call becomes, or its diagnostic — as translateCall renders them. */
   async function render(input: string): Promise<Rendered> {
-    const outcome = await shell.translate(input, { threadId: 'thread-1', callId: 'call_1', carriers: NATIVE });
+    const outcome = await shell.translate(input, { threadId: 'thread-1', callId: `call_${++calls}`, carriers: NATIVE });
     if (outcome.kind === 'diagnostic') return { kind: 'diagnostic', message: outcome.message };
     try {
       const carrier = renderExecCarrier(outcome.request, NATIVE);
@@ -210,7 +211,11 @@ describe('REQ-SHELL-001: the built-in shell tool (plugins/shell.mjs through the 
     }
     it('a body whose quoted command would not fit one argv string is a diagnostic, not a routing failure', async () => {
       // 70 000 newlines quote to 140 000 bytes: the input fits the limit, its carrier does not.
-      expect(await diagnostic(`#!python3\n${'\n'.repeat(70_000)}`)).to.match(/over the 131071-byte limit/);
+      const outcome = await shell.translate(`#!python3\n${'\n'.repeat(70_000)}`, { threadId: 'thread-1', callId: 'call_toolong', carriers: NATIVE });
+      expect(outcome).to.deep.include({ kind: 'diagnostic' });
+      expect((outcome as { message: string }).message).to.match(/over the 131071-byte limit/);
+      // Nothing was retained for it: the verdict comes before anything is written.
+      expect(existsSync(join(base, 'hpatch-thread-1', 'scripts', 'call_toolong'))).to.equal(false);
     });
     it('diagnostics render as a failed command with the message on stderr', () => {
       const c = renderDiagnosticCarrier('shell: #!cmd= is empty', NATIVE) as { arguments: string };
