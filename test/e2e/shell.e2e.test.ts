@@ -6,7 +6,7 @@
 // model's original call with the real output. What Codex ran is read from its own session rollout.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -148,6 +148,39 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
       expect(cmds).to.include("rtk shadowtree test . -run='^$'");
       expect(cmds.some((c) => c.startsWith('shell bash '))).to.equal(true);
       for (const c of cmds) expect(c).to.not.contain('\n');
+    });
+  }
+
+  for (const shape of ['native', 'code_mode'] as const) {
+    it(`${shape}: #!python3, #! python3, #!/usr/bin/env -S python3 -u and a direct interpreter path select their interpreter; malformed selectors and directives are diagnostics (acceptance 2, 3, 10, 12)`, async () => {
+      const python = realPython();
+      const calls = [
+        { id: 'call_bare', input: '#!python3\nimport sys\nprint("bare", sys.argv)\n' },
+        { id: 'call_space', input: '#! python3\nprint("space")\n' },
+        { id: 'call_envs', input: '#!/usr/bin/env -S python3 -u\nimport sys\nprint("unbuffered", sys.stdout.write_through)\n' },
+        { id: 'call_path', input: `#!${python}\nimport sys\nprint("path", sys.executable == ${JSON.stringify(python)} or sys.executable)\n` },
+        { id: 'call_empty', input: '#!\nprint(1)\n' },
+        { id: 'call_env', input: '#!/usr/bin/env\nprint(1)\n' },
+        { id: 'call_login', input: '#!python3\n#!params={"login":true}\nprint(1)\n' },
+      ];
+      await start(calls, shape === 'code_mode' ? 'functions' : undefined);
+      const run = await codex(shape);
+      const out = outputs(calls);
+      expect(out.get('call_bare')).to.deep.include({ output: "bare ['/dev/fd/3']\n", exit: 0 });
+      expect(out.get('call_space')).to.deep.include({ output: 'space\n', exit: 0 });
+      expect(out.get('call_envs')).to.deep.include({ output: 'unbuffered True\n', exit: 0 });
+      expect(out.get('call_path')).to.deep.include({ output: 'path True\n', exit: 0 });
+      expect(out.get('call_empty')!.output).to.match(/empty interpreter selector/);
+      expect(out.get('call_env')!.output).to.match(/env without an executable/);
+      expect(out.get('call_login')!.output).to.match(/"login" must be false/);
+      // Native: a failed command (status 2, message on stderr); Code Mode: a failed exec program.
+      for (const id of ['call_empty', 'call_env', 'call_login']) expect(out.get(id)!.exit, id).to.equal(shape === 'native' ? 2 : null);
+      const cmds = executedCommands(run.codexHome);
+      expect(cmds).to.include(`shell python3 $'print("space")\\n'`);
+      expect(cmds).to.include(`shell python3 -u $'import sys\\nprint("unbuffered", sys.stdout.write_through)\\n'`);
+      expect(cmds.some((c) => c.startsWith(`shell ${python} `))).to.equal(true);
+      // Diagnostics ran no interpreter: only the four scripts reached the helper.
+      expect(cmds.filter((c) => c.startsWith('shell '))).to.have.length(4);
     });
   }
 
@@ -393,6 +426,12 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
     }
   });
 });
+
+/** An absolute python3 that the login PATH also has (a direct-path shebang must name a real file). */
+function realPython(): string {
+  for (const p of ['/usr/bin/python3', '/usr/local/bin/python3']) if (existsSync(p)) return p;
+  return spawnSync('sh', ['-c', 'command -v python3'], { encoding: 'utf8' }).stdout.trim();
+}
 
 /** The namespace a tool sits under in a request (top-level tools, additional_tools items), or undefined for none. */
 function placementOf(body: Json | undefined, tool: string): string | undefined {
