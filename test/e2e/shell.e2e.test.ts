@@ -372,26 +372,28 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
     expect(exec['description']).to.not.contain('tools.exec_command');
   });
 
-  it('codex app-server (JSON-RPC over stdio, as the IDE extensions drive it): the scripted model calls shell and Codex runs the worker carrier', async () => {
-    const call = { input: '#!/usr/bin/env python3\nprint("from app-server", 6 * 7)\n', call_id: 'call_app' };
+  /** A scripted model whose first turn calls shell wherever the request placed it (app-server: beside exec, or under a namespace). */
+  async function startForAppServer(call: { input: string; call_id: string }): Promise<void> {
     upstream = await startScriptedUpstream((req) => {
-      if (req.turnIndex === 0) {
-        // Wherever this request placed shell (app-server: directly beside exec, or under a namespace).
-        const ns = placementOf(req.json, 'shell');
-        return { items: [{ type: 'custom_tool_call', name: 'shell', ...call, ...(ns ? { namespace: ns } : {}) }] };
-      }
-      return { items: [{ type: 'message', text: 'All done.' }] };
+      if (req.turnIndex !== 0) return { items: [{ type: 'message', text: 'All done.' }] };
+      const ns = placementOf(req.json, 'shell');
+      return { items: [{ type: 'custom_tool_call', name: 'shell', ...call, ...(ns ? { namespace: ns } : {}) }] };
     });
     router = await startRouterProcess({ args: ['--upstream', upstream.url, '--state-dir', state.dir], env: { XDG_CONFIG_HOME: config.dir, ...executorEnv() }, startTimeoutMs: 30_000 });
+  }
+
+  it('codex app-server (JSON-RPC over stdio, as the IDE extensions drive it): the scripted model calls shell and Codex runs the worker carrier', async () => {
+    const call = { input: '#!/usr/bin/env python3\nprint("from app-server", 6 * 7)\n', call_id: 'call_app' };
+    await startForAppServer(call);
     const codexHome = makeCodexHome('shell-app');
     const turn = await runAppServerTurn({
-      baseUrl: router.baseUrl, codexHome, cwd: work, prompt: 'Use the shell tool.',
+      baseUrl: router!.baseUrl, codexHome, cwd: work, prompt: 'Use the shell tool.',
       env: { ...executorEnv(), HOME: home.dir, PATH: `${bin}:${process.env['PATH'] ?? ''}` },
     });
     expect(turn.commands).to.have.length(1);
     expect(turn.commands[0]!.output).to.equal('from app-server 42\n');
     expect(executedCommands(codexHome)).to.deep.equal([`shell python3 $'print("from app-server", 6 * 7)\\n'`]);
-    const reqs = upstream.responsesRequests();
+    const reqs = upstream!.responsesRequests();
     expect(reqs).to.have.length(2);
     const input = reqs[1]!.json['input'] as Json[];
     expect(input.find((i) => i['call_id'] === 'call_app' && i['type'] === 'custom_tool_call')).to.include({ name: 'shell', input: call.input });
@@ -401,18 +403,11 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
   it('codex app-server: interrupting the turn cancels a running Bash body, and no descendant keeps holding its streams (acceptance 9)', async () => {
     const marker = `${3000 + Math.floor(Math.random() * 999)}.25`;
     const call = { input: `sleep ${marker} &\nsleep ${marker} | cat &\necho started\nwait\n`, call_id: 'call_cancel' };
-    upstream = await startScriptedUpstream((req) => {
-      if (req.turnIndex === 0) {
-        const ns = placementOf(req.json, 'shell');
-        return { items: [{ type: 'custom_tool_call', name: 'shell', ...call, ...(ns ? { namespace: ns } : {}) }] };
-      }
-      return { items: [{ type: 'message', text: 'All done.' }] };
-    });
-    router = await startRouterProcess({ args: ['--upstream', upstream.url, '--state-dir', state.dir], env: { XDG_CONFIG_HOME: config.dir, ...executorEnv() }, startTimeoutMs: 30_000 });
+    await startForAppServer(call);
     const alive = (): string[] => spawnSync('pgrep', ['-f', `sleep ${marker}`], { encoding: 'utf8' }).stdout.split('\n').filter((l) => l !== '');
     try {
       const turn = await runAppServerTurn({
-        baseUrl: router.baseUrl, codexHome: makeCodexHome('shell-cancel'), cwd: work, prompt: 'Use the shell tool.', model: 'gpt-5.5',
+        baseUrl: router!.baseUrl, codexHome: makeCodexHome('shell-cancel'), cwd: work, prompt: 'Use the shell tool.', model: 'gpt-5.5',
         env: { ...executorEnv(), HOME: home.dir, PATH: `${bin}:${process.env['PATH'] ?? ''}` },
         interrupt: { when: (m) => m['method'] === 'item/commandExecution/outputDelta' && String(m['params']?.['delta'] ?? '').includes('started'), afterMs: 500 },
       });
