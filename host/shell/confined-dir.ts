@@ -8,13 +8,13 @@ import {
   closeSync, constants as C, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, renameSync,
   rmdirSync, symlinkSync, unlinkSync, writeSync, readSync,
 } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 
 export class ConfinementError extends Error {
   override readonly name = 'ConfinementError';
 }
 
 const DIR_FLAGS = C.O_RDONLY | C.O_DIRECTORY | C.O_NOFOLLOW;
+let tmpCount = 0;
 
 /** Whether descriptor-relative paths work here (Linux with /proc mounted). */
 export function confinementSupported(): boolean {
@@ -84,7 +84,8 @@ export class ConfinedDir {
 
   /** Makes `name` a symlink to `target`, atomically replacing what is there (never following it). */
   replaceLink(name: string, target: string): void {
-    const tmp = `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`;
+    // (a private directory: the temporary name only has to be unique, not unguessable)
+    const tmp = `.tmp-${process.pid}-${Date.now().toString(36)}-${++tmpCount}`;
     symlinkSync(target, this.at(tmp));
     try {
       renameSync(this.at(tmp), this.at(name));

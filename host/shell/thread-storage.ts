@@ -104,26 +104,8 @@ export class ShellThreadStorage {
 
   /** The current content of `@shell/<artifactId>` in the thread: a regular UTF-8 file in its scripts directory. */
   read(threadId: string, artifactId: string): ScriptRead {
-    const ref = `@shell/${artifactId}`;
-    if (!isSafeThreadId(threadId)) return { ok: false, error: 'unsafe thread id' };
-    if (!isSafeArtifactId(artifactId)) return { ok: false, error: `${ref} is not a script reference` };
     if (!this.supported) return { ok: false, error: 'script storage needs Linux /proc' };
-    try {
-      return this.withScripts(threadId, false, (scripts): ScriptRead => {
-        const r = scripts.readFile(artifactId, MAX_SCRIPT_BYTES);
-        if (!r.ok) {
-          const why = r.why === 'missing' ? 'does not exist (or has expired)' : r.why === 'too-large' ? `is larger than ${MAX_SCRIPT_BYTES} bytes` : 'is not a regular file';
-          return { ok: false, error: `${ref} ${why}` };
-        }
-        try {
-          return { ok: true, content: new TextDecoder('utf-8', { fatal: true }).decode(r.bytes) };
-        } catch {
-          return { ok: false, error: `${ref} is not valid UTF-8` };
-        }
-      });
-    } catch {
-      return { ok: false, error: `${ref} does not exist (or has expired)` };
-    }
+    return readRetainedScript(this.base, this.uid, threadId, artifactId, this.afterOpen);
   }
 
   /** Runs `fn` with the thread's scripts directory, opened descriptor by descriptor from the base. */
@@ -195,5 +177,50 @@ export class ShellThreadStorage {
     } finally {
       base.close();
     }
+  }
+}
+
+/**
+ * Reads `@shell/<artifactId>` of a thread under `base`, descriptor by descriptor and never following
+ * a symlink: the router's reruns and the worker's `hread @shell/<id>` share it.
+ */
+export function readRetainedScript(base: string, uid: number, threadId: string, artifactId: string, afterOpen: (which: 'thread' | 'scripts') => void = () => {}): ScriptRead {
+  const ref = `@shell/${artifactId}`;
+  if (!isSafeThreadId(threadId)) return { ok: false, error: 'unsafe thread id' };
+  if (!isSafeArtifactId(artifactId)) return { ok: false, error: `${ref} is not a script reference` };
+  const missing: ScriptRead = { ok: false, error: `${ref} does not exist (or has expired)` };
+  let root: ConfinedDir;
+  try {
+    root = ConfinedDir.open(base, uid);
+  } catch {
+    return missing;
+  }
+  try {
+    const thread = root.subdir(threadDirName(threadId), uid, false);
+    try {
+      afterOpen('thread');
+      const scripts = thread.subdir(SCRIPTS_DIR, uid, false);
+      try {
+        afterOpen('scripts');
+        const r = scripts.readFile(artifactId, MAX_SCRIPT_BYTES);
+        if (!r.ok) {
+          if (r.why === 'missing') return missing;
+          return { ok: false, error: `${ref} ${r.why === 'too-large' ? `is larger than ${MAX_SCRIPT_BYTES} bytes` : 'is not a regular file'}` };
+        }
+        try {
+          return { ok: true, content: new TextDecoder('utf-8', { fatal: true }).decode(r.bytes) };
+        } catch {
+          return { ok: false, error: `${ref} is not valid UTF-8` };
+        }
+      } finally {
+        scripts.close();
+      }
+    } finally {
+      thread.close();
+    }
+  } catch {
+    return missing;
+  } finally {
+    root.close();
   }
 }

@@ -3,8 +3,10 @@
 // (bin/shell-worker), which starts this from the interpreter's V8 startup snapshot. The body runs in
 // the in-process interpreter, Bash or POSIX mode, the middle fields as shell options, $0 the
 // selector; stdio, cwd and environment are this process's. One execution, no script file, no echo.
+// Private commands (hread, inspect_file) are dispatched after expansion like any command.
 // (Other interpreters never start node: the wrapper execs them with the body on /dev/fd/3.)
 import { interpreterIdentity } from '../../isolates/core-v1/interpreter.ts';
+import { registerHashlineCommands } from '../hashline/private-commands.ts';
 import { runInterpCli } from '../interp/cli.ts';
 
 /** First argument that selects this role in the interpreter's entries (bin/shell-worker passes it). */
@@ -27,6 +29,8 @@ export async function runShellWorker(argv: readonly string[]): Promise<number> {
     process.stderr.write(`shell: not executed: ${exe} is not bash or sh (the snapshot's shell wrapper runs other interpreters)\n`);
     return EXIT_NOT_EXECUTED;
   }
+  // The private commands exist only here, inside a shell body (never on PATH, never frontends).
+  registerHashlineCommands();
   // `NAME -c -- BODY`: options first, and a body that starts with `-` stays the body. $0 is the selector.
   return runInterpCli([...(identity === 'posix' ? ['--posix'] : []), ...middle, '-c', '--', body, exe]);
 }

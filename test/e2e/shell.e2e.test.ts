@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { describeRun, makeCodexHome, makeWorkDir, PROJECT_ROOT, removeDir, runCodex, type CodexRunResult } from '../support/codex-cli.ts';
 import { runAppServerTurn } from '../support/codex-app-server.ts';
 import { executedCommands } from '../support/codex-rollout.ts';
+import { rowHash } from '../../isolates/core-v1/rows.ts';
 import { startRouterProcess, type RouterProcess } from '../support/router-process.ts';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -181,6 +182,30 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
       expect(cmds.some((c) => c.startsWith(`shell ${python} `))).to.equal(true);
       // Diagnostics ran no interpreter: only the four scripts reached the helper.
       expect(cmds.filter((c) => c.startsWith('shell '))).to.have.length(4);
+    });
+  }
+
+  for (const shape of ['native', 'code_mode'] as const) {
+    it(`${shape}: private commands in a Bash body — hread in a pipeline under cd, inspect_file, hread @shell/<id> of a script retained in the same turn (REQ-SHELL-001 paragraph 6)`, async () => {
+      mkdirSync(join(work, 'docs'));
+      writeFileSync(join(work, 'docs', 'notes.txt'), 'alpha\r\nbeta\r\ngamma');
+      const calls = [
+        { id: 'call_src', input: '#!python3\nprint("retained")\n' },
+        { id: 'call_priv', input: 'cd docs && hread notes.txt 2- | tr a-z A-Z\ninspect_file notes.txt | grep -E "^(line ends|final newline):"\nhread @shell/call_src | tail -n 1\nhread nope.txt || echo "status $?"\n' },
+      ];
+      await start(calls, shape === 'code_mode' ? 'functions' : undefined);
+      const run = await codex(shape);
+      const out = outputs(calls).get('call_priv')!;
+      expect(out.output).to.equal([
+        '# NOTES.TXT: 3 LINES, 18 BYTES, CRLF LINE ENDS, NO FINAL NEWLINE, TAG ' + /TAG ([0-9A-F]{8})/.exec(out.output)![1],
+        '# LINES 2-3 OF 3', `2:${rowHash('beta').toUpperCase()}|BETA`, `3:${rowHash('gamma').toUpperCase()}|GAMMA`,
+        'line ends: crlf', 'final newline: no',
+        `2:${rowHash('print("retained")')}|print("retained")`,
+        'hread: nope.txt: No such file or directory', 'status 1', '',
+      ].join('\n'));
+      expect(out.exit).to.equal(0);
+      // The private commands ran inside the worker: Codex ran one helper command for the body.
+      expect(executedCommands(run.codexHome).filter((c) => c.includes('hread'))).to.have.length(1);
     });
   }
 

@@ -1,0 +1,66 @@
+// `hread` output (doc/hashline.md): a header line that says what the file is, then its lines as
+// `LINE:HASH|text` rows (core/v1 formatRow/rowHash: one source for router, worker and plugins).
+// The window is bounded by rows and bytes; when it ends early, a last line says how to read on.
+// Pure: the private command (private-commands.ts) does the reading.
+import { formatRow } from '../../isolates/core-v1/rows.ts';
+import { splitLines } from '../../isolates/core-v1/lines.ts';
+import type { LineRange } from '../../isolates/core-v1/operands.ts';
+import type { FileFacts } from './file-facts.ts';
+
+/** At most this many rows per call (a model reads on with the next range). */
+export const HREAD_MAX_ROWS = 2000;
+/** At most this many bytes of rows per call. */
+export const HREAD_MAX_BYTES = 64 * 1024;
+
+export interface HreadOptions {
+  readonly maxRows?: number;
+  readonly maxBytes?: number;
+}
+
+/**
+ * `# PATH: N lines, B bytes, STYLE line ends[, no final newline][, BOM], tag TAG` and, for a range or
+ * a cut window, `# lines A-B of N`; then the rows. A range past the end is an error (status 1).
+ */
+export function renderHread(displayPath: string, facts: FileFacts, range: LineRange | null, opts: HreadOptions = {}): { ok: true; text: string } | { ok: false; error: string } {
+  const text = facts.text!;
+  const lines = splitLines(text);
+  const total = lines.length;
+  const start = range?.start ?? 1;
+  const wanted = range?.end ?? total;
+  if (total === 0 && range === null) return { ok: true, text: `${header(displayPath, facts)}\n` };
+  if (start > total) return { ok: false, error: `line ${start} is past the end (${total} line${total === 1 ? '' : 's'})` };
+  const end = Math.min(wanted, total);
+  const maxRows = opts.maxRows ?? HREAD_MAX_ROWS;
+  const maxBytes = opts.maxBytes ?? HREAD_MAX_BYTES;
+  const rows: string[] = [];
+  let bytes = 0;
+  let last = start - 1;
+  for (let n = start; n <= end && rows.length < maxRows; n++) {
+    const row = formatRow(n, lines[n - 1]!.text);
+    const size = Buffer.byteLength(row, 'utf8') + 1;
+    // Always at least one row, however long: a line is never split.
+    if (rows.length > 0 && bytes + size > maxBytes) break;
+    rows.push(row);
+    bytes += size;
+    last = n;
+  }
+  const out = [header(displayPath, facts)];
+  if (range !== null || last < end) out.push(`# lines ${start}-${last} of ${total}`);
+  out.push(...rows);
+  if (last < end) out.push(`# … ${end - last} more line${end - last === 1 ? '' : 's'}: hread ${quoteForShell(displayPath)} ${last + 1}-${range?.end ?? ''}`);
+  return { ok: true, text: `${out.join('\n')}\n` };
+}
+
+function header(displayPath: string, f: FileFacts): string {
+  const parts = [`${f.lines} line${f.lines === 1 ? '' : 's'}`, `${f.bytes} bytes`];
+  if (f.terminators !== 'none' && f.lines !== 0) parts.push(`${f.terminators} line ends`);
+  if (f.finalNewline === false) parts.push('no final newline');
+  if (f.bom) parts.push('BOM');
+  parts.push(`tag ${f.tag}`);
+  return `# ${displayPath}: ${parts.join(', ')}`;
+}
+
+/** The path as a model would type it again after `hread` (single-quoted when it needs quoting). */
+function quoteForShell(p: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(p) ? p : `'${p.replaceAll("'", `'\\''`)}'`;
+}

@@ -1,0 +1,84 @@
+// The hashline private commands of the shell worker (issue 15, first part): `hread` and
+// `inspect_file`, registered in the interpreter's private-command registry, so they run inside a
+// Bash or sh body with its pipes, redirections, cwd and status like any command — and exist nowhere
+// else (no PATH entry, no frontend). They read files as the shell does, under Codex's sandbox;
+// `hread @shell/<id>` reads the thread's retained script through the confined storage.
+import { readFileSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { parseLineRange, type LineRange } from '../../isolates/core-v1/operands.ts';
+import { registerPrivateCommand, type PrivateContext } from '../interp/registry.ts';
+import { runtimeBasePath, verifyRuntimeBase } from '../runtime/runtime-base.ts';
+import { readRetainedScript } from '../shell/thread-storage.ts';
+import { fileFacts, renderFacts, type FileFacts } from './file-facts.ts';
+import { renderHread } from './hread.ts';
+
+/** Files larger than this are not read whole (hread and inspect_file say so). */
+export const MAX_FILE_BYTES = 256 * 1024 * 1024;
+
+type Source = { ok: true; display: string; bytes: Uint8Array } | { ok: false; error: string; status: number };
+
+export function registerHashlineCommands(): void {
+  registerPrivateCommand('hread', hread);
+  registerPrivateCommand('inspect_file', inspectFile);
+}
+
+async function hread(ctx: PrivateContext): Promise<number> {
+  const args = ctx.argv.slice(1);
+  if (args.length < 1 || args.length > 2) return fail(ctx, 'hread', 'usage: hread PATH|@shell/ID [N|N-M|N-]', 2);
+  let range: LineRange | null = null;
+  if (args.length === 2) {
+    range = parseLineRange(args[1]!);
+    if (range === null) return fail(ctx, 'hread', `bad line range ${JSON.stringify(args[1])}: use N, N-M or N-`, 2);
+  }
+  const src = readSource(ctx, args[0]!);
+  if (!src.ok) return fail(ctx, 'hread', src.error, src.status);
+  const facts = fileFacts(src.display, src.bytes);
+  if (facts.encoding.kind !== 'utf-8') {
+    return fail(ctx, 'hread', `${src.display} is not text: ${facts.encoding.why} (inspect_file ${src.display} says what it is)`, 1);
+  }
+  const r = renderHread(src.display, facts, range);
+  if (!r.ok) return fail(ctx, 'hread', `${src.display}: ${r.error}`, 1);
+  await ctx.stdout(r.text);
+  return 0;
+}
+
+async function inspectFile(ctx: PrivateContext): Promise<number> {
+  const args = ctx.argv.slice(1);
+  if (args.length !== 1) return fail(ctx, 'inspect_file', 'usage: inspect_file PATH|@shell/ID', 2);
+  const src = readSource(ctx, args[0]!);
+  if (!src.ok) return fail(ctx, 'inspect_file', src.error, src.status);
+  const facts: FileFacts = fileFacts(src.display, src.bytes);
+  await ctx.stdout(renderFacts(src.display, facts));
+  return 0;
+}
+
+/** A path relative to the shell's cwd, or a retained script of this thread. */
+function readSource(ctx: PrivateContext, operand: string): Source {
+  if (operand.startsWith('@shell/')) {
+    const threadId = ctx.env['CODEX_THREAD_ID'];
+    if (threadId === undefined || threadId === '') return { ok: false, error: `${operand}: no thread (CODEX_THREAD_ID is not set)`, status: 1 };
+    let base: string;
+    try {
+      base = verifyRuntimeBase(runtimeBasePath(ctx.env));
+    } catch (e) {
+      return { ok: false, error: `${operand}: ${(e as Error).message}`, status: 1 };
+    }
+    const r = readRetainedScript(base, process.getuid!(), threadId, operand.slice('@shell/'.length));
+    return r.ok ? { ok: true, display: operand, bytes: Buffer.from(r.content, 'utf8') } : { ok: false, error: r.error, status: 1 };
+  }
+  const path = isAbsolute(operand) ? operand : resolve(ctx.cwd, operand);
+  try {
+    const st = statSync(path);
+    if (st.isDirectory()) return { ok: false, error: `${operand}: is a directory`, status: 1 };
+    if (st.size > MAX_FILE_BYTES) return { ok: false, error: `${operand}: ${st.size} bytes, over the ${MAX_FILE_BYTES}-byte limit`, status: 1 };
+    return { ok: true, display: operand, bytes: readFileSync(path) };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return { ok: false, error: `${operand}: ${code === 'ENOENT' ? 'No such file or directory' : code === 'EACCES' ? 'Permission denied' : (code ?? String(e))}`, status: 1 };
+  }
+}
+
+async function fail(ctx: PrivateContext, cmd: string, message: string, status: number): Promise<number> {
+  await ctx.stderr(`${cmd}: ${message}\n`);
+  return status;
+}
