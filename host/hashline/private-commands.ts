@@ -70,6 +70,8 @@ function readSource(ctx: PrivateContext, operand: string): Source {
   try {
     const st = statSync(path);
     if (st.isDirectory()) return { ok: false, error: `${operand}: is a directory`, status: 1 };
+    // A FIFO, socket or device could block a whole-file read for ever: regular files only.
+    if (!st.isFile()) return { ok: false, error: `${operand}: not a regular file`, status: 1 };
     if (st.size > MAX_FILE_BYTES) return { ok: false, error: `${operand}: ${st.size} bytes, over the ${MAX_FILE_BYTES}-byte limit`, status: 1 };
     return { ok: true, display: operand, bytes: readFileSync(path) };
   } catch (e) {

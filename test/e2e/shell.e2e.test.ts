@@ -191,7 +191,7 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
       writeFileSync(join(work, 'docs', 'notes.txt'), 'alpha\r\nbeta\r\ngamma');
       const calls = [
         { id: 'call_src', input: '#!python3\nprint("retained")\n' },
-        { id: 'call_priv', input: 'cd docs && hread notes.txt 2- | tr a-z A-Z\ninspect_file notes.txt | grep -E "^(line ends|final newline):"\nhread @shell/call_src | tail -n 1\nhread nope.txt || echo "status $?"\n' },
+        { id: 'call_priv', input: 'cd docs && hread notes.txt 2- | tr a-z A-Z\ninspect_file notes.txt | grep -E "^(line ends|final newline):"\nhread @shell/call_src | tail -n 1\nhread nope.txt 2>&1 || echo "status $?"\n' },
       ];
       await start(calls, shape === 'code_mode' ? 'functions' : undefined);
       const run = await codex(shape);

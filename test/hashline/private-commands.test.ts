@@ -53,6 +53,12 @@ describe('hashline private commands in the shell worker', function () {
     expect(bin.stderr).to.match(/b\.bin is not text: a NUL byte at offset 1 \(inspect_file b\.bin says what it is\)/);
   });
 
+  it('never blocks on a FIFO, a device or a directory: only regular files are read', () => {
+    const r = run('mkfifo p; hread p; echo "st=$?"; inspect_file /dev/stdin < /dev/null; echo "st=$?"; hread sub; echo "st=$?"; rm p');
+    expect(r.stdout).to.equal('st=1\nst=1\nst=1\n');
+    expect(r.stderr).to.match(/hread: p: not a regular file\ninspect_file: \/dev\/stdin: not a regular file\nhread: sub: is a directory/);
+  });
+
   it('exists only inside a shell body: not on PATH for the commands it runs', () => {
     const r = run('command -v hread; type -t inspect_file; bash -c "command -v hread || echo not-on-path"');
     expect(r.stdout).to.match(/not-on-path\n$/);
