@@ -51,26 +51,10 @@ export function shellContribution(opts: ShellContributionOptions): Contribution 
     },
     async translate(input: string, ctx: TranslateContext): Promise<TranslateOutcome> {
       const storage = opts.storage();
-      const notes: string[] = [];
-      // What runs: the input itself, a retained script it references, or the command recovered
-      // from Code Mode JavaScript submitted as shell input (its other fields become parameters).
-      let source = input;
-      let recoveredParams: Readonly<Record<string, unknown>> | undefined;
-      const header = parseShellInput(input);
-      if (header.ok && header.kind === 'scriptRef') {
-        // Resolved here (the isolate has no files), then translated like the input it stands for.
-        if (storage === null) return { kind: 'diagnostic', message: 'script references need the shell worker runtime' };
-        const stored = storage.read(ctx.threadId, header.artifactId);
-        if (!stored.ok) return { kind: 'diagnostic', message: stored.error };
-        source = stored.content;
-      } else {
-        const recovered = recoverCodeModeCommand(input);
-        if (recovered !== null) {
-          notes.push(RECOVERY_WARNING);
-          source = recovered.cmd;
-          if (Object.keys(recovered.params).length > 0) recoveredParams = recovered.params;
-        }
-      }
+      const resolved = resolveSource(input, ctx, storage);
+      if ('diagnostic' in resolved) return { kind: 'diagnostic', message: resolved.diagnostic };
+      const { source, recoveredParams } = resolved;
+      const notes = [...resolved.notes];
       const outcome = await declared.translate(source, ctx);
       if (outcome.kind !== 'carrier') return outcome;
       const declaredReq = outcome.request;
@@ -82,24 +66,52 @@ export function shellContribution(opts: ShellContributionOptions): Contribution 
         const d = decideDirect(source);
         if (d.direct) { req = { ...req, command: { line: d.command } }; direct = true; }
       }
-      // A command that cannot be carried (too long once quoted, say) is the model's diagnostic, and
-      // then nothing is retained or bound: the exec wrapper's verdict, asked before anything is written.
+      // Nothing is written until the call is sure to leave as a carrier: first the exec wrapper's
+      // verdict (a command too long once quoted is the model's diagnostic), then the thread's
+      // `.runtime` binding for a worker carrier, and only then the retained script.
       try {
         renderExecCarrier(req, ctx.carriers);
       } catch (e) {
         if (e instanceof CarrierInputError) return { kind: 'diagnostic', message: e.message };
         throw e;
       }
+      if (!direct) {
+        if (storage === null) throw new Error('the shell worker runtime is not started');
+        try {
+          storage.bind(ctx.threadId);
+        } catch (e) {
+          return { kind: 'diagnostic', message: `cannot prepare this thread's shell runtime: ${e instanceof Error ? e.message : String(e)}` };
+        }
+      }
       // argv is `shell <interpreter fields…> <body>`: a Bash or sh body is checked for wrapped scripts.
       const identity = argv !== null && argv.length >= 3 ? interpreterIdentity(argv[1]!) : 'external';
       if (identity !== 'external') notes.push(...shellWarnings(argv![argv!.length - 1]!, identity === 'posix'));
       notes.push(...retain(storage, ctx, source));
-      if (!direct) {
-        if (storage === null) throw new Error('the shell worker runtime is not started');
-        storage.bind(ctx.threadId);
-      }
       return { kind: 'carrier', request: req, notes };
     },
+  };
+}
+
+/**
+ * What runs: the input itself, the retained script a sole `#!script=@shell/<id>` line names (resolved
+ * here: the isolate has no files), or the command recovered from Code Mode JavaScript submitted as
+ * shell input (its other fields become exec_command parameters, its warning comes first).
+ */
+function resolveSource(input: string, ctx: TranslateContext, storage: ShellThreadStorage | null):
+  | { readonly source: string; readonly recoveredParams?: Readonly<Record<string, unknown>>; readonly notes: readonly string[] }
+  | { readonly diagnostic: string } {
+  const header = parseShellInput(input);
+  if (header.ok && header.kind === 'scriptRef') {
+    if (storage === null) return { diagnostic: 'script references need the shell worker runtime' };
+    const stored = storage.read(ctx.threadId, header.artifactId);
+    return stored.ok ? { source: stored.content, notes: [] } : { diagnostic: stored.error };
+  }
+  const recovered = recoverCodeModeCommand(input);
+  if (recovered === null) return { source: input, notes: [] };
+  return {
+    source: recovered.cmd,
+    ...(Object.keys(recovered.params).length > 0 ? { recoveredParams: recovered.params } : {}),
+    notes: [RECOVERY_WARNING],
   };
 }
 

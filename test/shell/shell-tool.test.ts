@@ -4,7 +4,7 @@
 // acceptance criterion; the carriers are checked as the exact command Codex would run.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readlinkSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AvailableCarriers } from '../../host/carriers/carrier.ts';
 import { renderDiagnosticCarrier, renderExecCarrier } from '../../host/carriers/exec-wrapper.ts';
@@ -191,6 +191,19 @@ describe('REQ-SHELL-001: the built-in shell tool (plugins/shell.mjs through the 
       const link = join(base, 'hpatch-thread-1', '.runtime');
       expect(lstatSync(link).isSymbolicLink()).to.equal(true);
       expect(readlinkSync(link)).to.equal(WORKER);
+    });
+  });
+
+  describe('storage problems', () => {
+    it('a thread directory that cannot be used is a diagnostic for a worker carrier, and nothing is retained', async () => {
+      symlinkSync(tmp.dir, join(base, 'hpatch-thread-bad'));
+      const outcome = await shell.translate('ls | wc -l\n', { threadId: 'thread-bad', callId: 'call_bad_storage', carriers: NATIVE });
+      expect(outcome.kind).to.equal('diagnostic');
+      expect((outcome as { message: string }).message).to.match(/cannot prepare this thread's shell runtime: .*not a directory/);
+      expect(existsSync(join(tmp.dir, 'scripts'))).to.equal(false);
+      // A direct carrier needs no runtime: it still runs (and is simply not retained).
+      const direct = await shell.translate('ls -l\n', { threadId: 'thread-bad', callId: 'call_bad_direct', carriers: NATIVE });
+      expect(direct).to.deep.include({ kind: 'carrier', notes: ['retained: false'] });
     });
   });
 
