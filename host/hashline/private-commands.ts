@@ -1,4 +1,4 @@
-// The hashline private commands of the shell worker (issue 15, first part): `hread` and
+// The hashline private commands of the shell worker (issue 15, first part): `hread`, `hgrep` and
 // `inspect_file`, registered in the interpreter's private-command registry, so they run inside a
 // Bash or sh body with its pipes, redirections, cwd and status like any command — and exist nowhere
 // else (no PATH entry, no frontend). They read files as the shell does, under Codex's sandbox;
@@ -10,6 +10,7 @@ import { registerPrivateCommand, type PrivateContext } from '../interp/registry.
 import { runtimeBasePath, verifyRuntimeBase } from '../runtime/runtime-base.ts';
 import { readRetainedScript } from '../shell/thread-storage.ts';
 import { fileFacts, renderFacts, type FileFacts } from './file-facts.ts';
+import { hgrep, parseHgrepArgs } from './hgrep.ts';
 import { renderHread } from './hread.ts';
 
 /** Files larger than this are not read whole (hread and inspect_file say so). */
@@ -19,7 +20,24 @@ type Source = { ok: true; display: string; bytes: Uint8Array } | { ok: false; er
 
 export function registerHashlineCommands(): void {
   registerPrivateCommand('hread', hread);
+  registerPrivateCommand('hgrep', hgrepCommand);
   registerPrivateCommand('inspect_file', inspectFile);
+}
+
+/** grep's statuses: 0 a match, 1 none, 2 trouble (a bad pattern or operand, even with matches elsewhere). */
+async function hgrepCommand(ctx: PrivateContext): Promise<number> {
+  const parsed = parseHgrepArgs(ctx.argv.slice(1));
+  if (!parsed.ok) return fail(ctx, 'hgrep', parsed.error, 2);
+  let r;
+  try {
+    r = hgrep(parsed.options, ctx.cwd);
+  } catch (e) {
+    return fail(ctx, 'hgrep', e instanceof Error ? e.message : String(e), 2);
+  }
+  if ('error' in r) return fail(ctx, 'hgrep', r.error, 2);
+  if (r.text !== '') await ctx.stdout(r.text);
+  for (const p of r.problems) await ctx.stderr(`hgrep: ${p}\n`);
+  return r.problems.length > 0 ? 2 : r.matches > 0 ? 0 : 1;
 }
 
 async function hread(ctx: PrivateContext): Promise<number> {

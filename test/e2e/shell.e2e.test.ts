@@ -186,12 +186,12 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
   }
 
   for (const shape of ['native', 'code_mode'] as const) {
-    it(`${shape}: private commands in a Bash body — hread in a pipeline under cd, inspect_file, hread @shell/<id> of a script retained in the same turn (REQ-SHELL-001 paragraph 6)`, async () => {
+    it(`${shape}: private commands in a Bash body — hread in a pipeline under cd, inspect_file, hgrep, hread @shell/<id> of a script retained in the same turn (REQ-SHELL-001 paragraph 6)`, async () => {
       mkdirSync(join(work, 'docs'));
       writeFileSync(join(work, 'docs', 'notes.txt'), 'alpha\r\nbeta\r\ngamma');
       const calls = [
         { id: 'call_src', input: '#!python3\nprint("retained")\n' },
-        { id: 'call_priv', input: 'cd docs && hread notes.txt 2- | tr a-z A-Z\ninspect_file notes.txt | grep -E "^(line ends|final newline):"\nhread @shell/call_src | tail -n 1\nhread nope.txt 2>&1 || echo "status $?"\n' },
+        { id: 'call_priv', input: 'cd docs && hread notes.txt 2- | tr a-z A-Z\ninspect_file notes.txt | grep -E "^(line ends|final newline):"\nhgrep -i GAMMA\nhread @shell/call_src | tail -n 1\nhread nope.txt 2>&1 || echo "status $?"\n' },
       ];
       await start(calls, shape === 'code_mode' ? 'functions' : undefined);
       const run = await codex(shape);
@@ -200,6 +200,7 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
         '# NOTES.TXT: 3 LINES, 18 BYTES, CRLF LINE ENDS, NO FINAL NEWLINE, TAG ' + /TAG ([0-9A-F]{8})/.exec(out.output)![1],
         '# LINES 2-3 OF 3', `2:${rowHash('beta').toUpperCase()}|BETA`, `3:${rowHash('gamma').toUpperCase()}|GAMMA`,
         'line ends: crlf', 'final newline: no',
+        `notes.txt:3:${rowHash('gamma')}|gamma`,
         `2:${rowHash('print("retained")')}|print("retained")`,
         'hread: nope.txt: No such file or directory', 'status 1', '',
       ].join('\n'));

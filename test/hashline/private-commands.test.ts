@@ -45,6 +45,12 @@ describe('hashline private commands in the shell worker', function () {
     expect(r.stderr).to.equal('hread: missing.txt: No such file or directory\n');
   });
 
+  it("hgrep runs in the worker with its linear-time engine, grep's statuses, and its rows name anchors hread shows", () => {
+    const r = run('hgrep -C1 two sub/notes.txt; echo "st=$?"; hgrep zzz sub; echo "st=$?"; hgrep "(" sub; echo "st=$?"');
+    expect(r.stdout).to.equal(`sub/notes.txt-${`1:${rowHash('one')}|one`}\nsub/notes.txt:${`2:${rowHash('two')}|two`}\nsub/notes.txt-${`3:${rowHash('three')}|three`}\nst=0\nst=1\nst=2\n`);
+    expect(r.stderr).to.match(/^hgrep: bad pattern: regex parse error/);
+  });
+
   it('usage errors are status 2, and a binary file is refused with what inspect_file says', () => {
     expect(run('hread').status).to.equal(2);
     expect(run('hread sub/notes.txt x-y')).to.include({ status: 2 }).and.to.have.property('stderr').that.match(/bad line range/);
@@ -60,7 +66,7 @@ describe('hashline private commands in the shell worker', function () {
   });
 
   it('exists only inside a shell body: not on PATH for the commands it runs', () => {
-    const r = run('command -v hread; type -t inspect_file; bash -c "command -v hread || echo not-on-path"');
+    const r = run('command -v hread; type -t inspect_file; bash -c "command -v hread || command -v hgrep || echo not-on-path"');
     expect(r.stdout).to.match(/not-on-path\n$/);
     expect(r.stdout).to.not.match(/^\//m);
   });

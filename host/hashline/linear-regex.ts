@@ -1,0 +1,82 @@
+// hgrep's regex engine: Rust's `regex` crate (rregex, WebAssembly), which runs in time linear in the
+// input — a model's pattern can never make the worker backtrack for ever, as a JavaScript RegExp can
+// (`(a+)+$`). Loaded on the first search, from the node_modules beside the running dist/: the shell
+// worker starts from a V8 startup snapshot, where only built-in modules can be required directly.
+import { realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export interface LineMatcher {
+  test(line: string): boolean;
+  free(): void;
+}
+
+interface RRegexModule {
+  RRegex: new (pattern: string) => { isMatch(text: string): boolean; free(): void };
+}
+
+let loaded: RRegexModule | undefined;
+
+/** A matcher for `pattern` (Rust regex syntax; case-insensitive through `(?i)`), or the compile error. */
+export function compileRegex(pattern: string, caseInsensitive: boolean): LineMatcher | { error: string } {
+  const mod = load();
+  try {
+    const re = new mod.RRegex(caseInsensitive ? `(?i)${pattern}` : pattern);
+    return { test: (line) => re.isMatch(line), free: () => re.free() };
+  } catch (e) {
+    // rregex's message is the crate's, with a caret under the problem: keep its first lines.
+    const text = (e instanceof Error ? e.message : String(e)).split('\n').slice(0, 4).join('\n');
+    return { error: text };
+  }
+}
+
+/** A fixed-string matcher (no regex at all). */
+export function fixedString(needle: string, caseInsensitive: boolean): LineMatcher {
+  if (!caseInsensitive) return { test: (line) => line.includes(needle), free: () => {} };
+  const lower = needle.toLowerCase();
+  return { test: (line) => line.toLowerCase().includes(lower), free: () => {} };
+}
+
+function load(): RRegexModule {
+  if (loaded !== undefined) return loaded;
+  const { createRequire } = process.getBuiltinModule('node:module') as typeof import('node:module');
+  const anchors: string[] = [];
+  const blob = blobPath();
+  // (realpath: a dist/ reached through a symlink resolves modules where the real one lives)
+  if (blob !== undefined) anchors.push(join(dirname(realpathOr(blob)), '..', 'package.json'));
+  if (typeof __dirname === 'string') anchors.push(join(__dirname, '..', 'package.json'));
+  anchors.push(join(process.cwd(), 'package.json'));
+  let last: unknown;
+  for (const anchor of [...anchors, ...moduleAnchor()]) {
+    try {
+      loaded = createRequire(anchor)('rregex') as RRegexModule;
+      return loaded;
+    } catch (e) {
+      last = e;
+    }
+  }
+  throw new Error(`the regex engine (rregex) cannot be loaded: ${last instanceof Error ? last.message : String(last)}`);
+}
+
+function realpathOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+function blobPath(): string | undefined {
+  const argv = process.execArgv;
+  const i = argv.indexOf('--snapshot-blob');
+  return i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--snapshot-blob='))?.slice('--snapshot-blob='.length);
+}
+
+/** From source (tests), this module's own location resolves the project's node_modules. */
+function moduleAnchor(): string[] {
+  try {
+    const url = (import.meta as { url?: string }).url;
+    return url ? [url] : [];
+  } catch {
+    return [];
+  }
+}
