@@ -1,5 +1,5 @@
-// The hashline private commands of the shell worker (issue 15, first part): `hread`, `hgrep` and
-// `inspect_file`, registered in the interpreter's private-command registry, so they run inside a
+// The hashline private commands of the shell worker (issue 15, first part): `hread`, `hgrep`,
+// `hsymbol` and `inspect_file`, registered in the interpreter's private-command registry, so they run inside a
 // Bash or sh body with its pipes, redirections, cwd and status like any command — and exist nowhere
 // else (no PATH entry, no frontend). They read files as the shell does, under Codex's sandbox;
 // `hread @shell/<id>` reads the thread's retained script through the confined storage.
@@ -12,6 +12,7 @@ import { readRetainedScript } from '../shell/thread-storage.ts';
 import { fileFacts, renderFacts, type FileFacts } from './file-facts.ts';
 import { hgrep, parseHgrepArgs } from './hgrep.ts';
 import { renderHread } from './hread.ts';
+import { hsymbol } from './hsymbol.ts';
 
 /** Files larger than this are not read whole (hread and inspect_file say so). */
 export const MAX_FILE_BYTES = 256 * 1024 * 1024;
@@ -21,7 +22,20 @@ type Source = { ok: true; display: string; bytes: Uint8Array } | { ok: false; er
 export function registerHashlineCommands(): void {
   registerPrivateCommand('hread', hread);
   registerPrivateCommand('hgrep', hgrepCommand);
+  registerPrivateCommand('hsymbol', hsymbolCommand);
   registerPrivateCommand('inspect_file', inspectFile);
+}
+
+/** Status 0 when a definition was found, 1 when none, 2 for a bad name or path. */
+async function hsymbolCommand(ctx: PrivateContext): Promise<number> {
+  const args = ctx.argv.slice(1);
+  if (args.length < 1) return fail(ctx, 'hsymbol', 'usage: hsymbol NAME|Type.Method [PATH...]', 2);
+  const r = hsymbol(args[0]!, args.length > 1 ? args.slice(1) : ['.'], ctx.cwd);
+  if ('error' in r) return fail(ctx, 'hsymbol', r.error, 2);
+  if (r.text !== '') await ctx.stdout(r.text);
+  for (const p of r.problems) await ctx.stderr(`hsymbol: ${p}\n`);
+  if (r.definitions === 0 && r.problems.length === 0) await ctx.stderr(`hsymbol: no definition of ${args[0]} (Go files are searched; other languages come later)\n`);
+  return r.problems.length > 0 ? 2 : r.definitions > 0 ? 0 : 1;
 }
 
 /** grep's statuses: 0 a match, 1 none, 2 trouble (a bad pattern or operand, even with matches elsewhere). */

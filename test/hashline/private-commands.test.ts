@@ -51,6 +51,13 @@ describe('hashline private commands in the shell worker', function () {
     expect(r.stderr).to.match(/^hgrep: bad pattern: regex parse error/);
   });
 
+  it('hsymbol prints a Go definition\'s whole range from the worker, status 1 and a hint when there is none', () => {
+    writeFileSync(join(work, 'sub', 'm.go'), 'package m\n\nfunc Hello() string {\n\treturn "hi"\n}\n');
+    const r = run('hsymbol Hello sub; echo "st=$?"; hsymbol Nope sub; echo "st=$?"');
+    expect(r.stdout).to.equal(`# sub/m.go: func Hello, lines 3-5\nsub/m.go:3:${rowHash('func Hello() string {')}|func Hello() string {\nsub/m.go:4:${rowHash('\treturn "hi"')}|\treturn "hi"\nsub/m.go:5:${rowHash('}')}|}\nst=0\nst=1\n`);
+    expect(r.stderr).to.match(/hsymbol: no definition of Nope/);
+  });
+
   it('usage errors are status 2, and a binary file is refused with what inspect_file says', () => {
     expect(run('hread').status).to.equal(2);
     expect(run('hread sub/notes.txt x-y')).to.include({ status: 2 }).and.to.have.property('stderr').that.match(/bad line range/);

@@ -1,0 +1,118 @@
+// The file walk hgrep and hsymbol share (doc/hashline.md): operands relative to the shell's cwd;
+// directories recursively in byte order of names, skipping `.git`, symlinks met in the walk (not
+// followed: no loops, no escapes) and what `.gitignore`/`.ignore` files exclude (the deepest rule
+// wins); a file named as an operand is always visited. Only regular UTF-8 text files under the size
+// bound reach the visitor, with their decoded text.
+import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, statSync, constants as C } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { isValidUtf8, utf8Decode } from '../../isolates/core-v1/utf8.ts';
+import { ignoredBy, parseIgnoreFile, type IgnoreRule } from './ignore-rules.ts';
+
+/** Files larger than this are skipped (a search should not read a 1 GB log whole). */
+export const WALK_MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+/** Called for each text file as `shown` (the path as the model would write it); false stops the walk. */
+export type FileVisitor = (shown: string, text: string) => boolean;
+
+/** Walks every operand; returns the problems with operands (missing paths, unreadable directories). */
+export function walkTextFiles(operands: readonly string[], cwd: string, visit: FileVisitor): string[] {
+  const problems: string[] = [];
+  const state = { stopped: false };
+  for (const p of operands) {
+    const abs = resolve(cwd, p);
+    let isDir: boolean;
+    try {
+      isDir = statSync(abs).isDirectory();
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      problems.push(`${p}: ${code === 'ENOENT' ? 'No such file or directory' : code}`);
+      continue;
+    }
+    if (isDir) walkDir(abs, p === '.' ? '' : p.replace(/\/+$/, ''), [], visit, problems, state);
+    else visitFile(abs, p, visit, state);
+    if (state.stopped) break;
+  }
+  return problems;
+}
+
+interface Layer {
+  /** The rules of one directory's ignore files, and that directory relative to the walk's root. */
+  readonly rules: readonly IgnoreRule[];
+  readonly dir: string;
+}
+
+function walkDir(abs: string, shown: string, layers: readonly Layer[], visit: FileVisitor, problems: string[], state: { stopped: boolean }): void {
+  let names: string[];
+  try {
+    names = readdirSync(abs);
+  } catch (e) {
+    problems.push(`${shown || '.'}: ${(e as NodeJS.ErrnoException).code}`);
+    return;
+  }
+  const rules = [...readIgnoreFile(join(abs, '.gitignore')), ...readIgnoreFile(join(abs, '.ignore'))];
+  const here = rules.length > 0 ? [...layers, { rules, dir: shown }] : layers;
+  // Byte order of names: the same tree gives the same output everywhere.
+  names.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  for (const name of names) {
+    if (state.stopped) return;
+    if (name === '.git') continue;
+    const childAbs = join(abs, name);
+    const childShown = shown === '' ? name : `${shown}/${name}`;
+    let st;
+    try {
+      st = lstatSync(childAbs);
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (st.isSymbolicLink()) continue;
+    const isDir = st.isDirectory();
+    if (isIgnored(here, childShown, isDir)) continue;
+    if (isDir) walkDir(childAbs, childShown, here, visit, problems, state);
+    else if (st.isFile()) visitFile(childAbs, childShown, visit, state);
+  }
+}
+
+function isIgnored(layers: readonly Layer[], shown: string, isDir: boolean): boolean {
+  let verdict = false;
+  for (const l of layers) {
+    const v = ignoredBy(l.rules, l.dir === '' ? shown : shown.slice(l.dir.length + 1), isDir);
+    if (v !== null) verdict = v;
+  }
+  return verdict;
+}
+
+function readIgnoreFile(path: string): IgnoreRule[] {
+  try {
+    return parseIgnoreFile(readFileSync(path, 'utf8'));
+  } catch {
+    return [];
+  }
+}
+
+function visitFile(abs: string, shown: string, visit: FileVisitor, state: { stopped: boolean }): void {
+  const bytes = readRegular(abs);
+  if (bytes === null || bytes.includes(0) || !isValidUtf8(bytes)) return;
+  if (!visit(shown, utf8Decode(bytes))) state.stopped = true;
+}
+
+/** The bytes of a regular file under the size bound, else null (FIFOs and devices never block it). */
+function readRegular(abs: string): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(abs, C.O_RDONLY | C.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > WALK_MAX_FILE_BYTES) return null;
+    const buf = Buffer.alloc(st.size);
+    let n = 0;
+    for (let r; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
+    return buf.subarray(0, n);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
