@@ -4,11 +4,11 @@
 // from the thread's confined storage.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rowHash } from '../../isolates/core-v1/rows.ts';
 import { ShellThreadStorage } from '../../host/shell/thread-storage.ts';
-import { PROJECT_ROOT } from '../support/codex-cli.ts';
+import { installShellWrapper } from '../support/shell-wrapper.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 describe('hashline private commands in the shell worker', function () {
@@ -20,11 +20,7 @@ describe('hashline private commands in the shell worker', function () {
 
   before(() => {
     tmp = tempDir('hashline-private');
-    mkdirSync(join(tmp.dir, 'runtime', 'bin'), { recursive: true });
-    wrapper = join(tmp.dir, 'runtime', 'bin', 'shell-worker');
-    copyFileSync(join(PROJECT_ROOT, 'bin', 'shell-worker'), wrapper);
-    chmodSync(wrapper, 0o755);
-    symlinkSync(join(PROJECT_ROOT, 'dist'), join(tmp.dir, 'runtime', 'dist'));
+    wrapper = installShellWrapper(tmp.dir);
     base = join(tmp.dir, 'base');
     mkdirSync(base, { mode: 0o700 });
     work = join(tmp.dir, 'work');

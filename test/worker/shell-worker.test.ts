@@ -6,13 +6,10 @@
 // the script ended with, no script file and no echo of the body.
 import { expect } from 'chai';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { interpreterIdentity } from '../../isolates/core-v1/interpreter.ts';
-import { PROJECT_ROOT } from '../support/codex-cli.ts';
+import { installShellWrapper } from '../support/shell-wrapper.ts';
 import { tempDir } from '../support/temp-dir.ts';
-
-const DIST = join(PROJECT_ROOT, 'dist');
 
 describe('REQ-SHELL-001: the shell worker', function () {
   this.timeout(30_000);
@@ -20,13 +17,8 @@ describe('REQ-SHELL-001: the shell worker', function () {
   let wrapper: string;
 
   before(() => {
-    // The wrapper finds dist/ beside its bin/: the layout of a snapshot's runtime/.
     tmp = tempDir('shell-worker');
-    mkdirSync(join(tmp.dir, 'runtime', 'bin'), { recursive: true });
-    wrapper = join(tmp.dir, 'runtime', 'bin', 'shell-worker');
-    copyFileSync(join(PROJECT_ROOT, 'bin', 'shell-worker'), wrapper);
-    chmodSync(wrapper, 0o755);
-    symlinkSync(DIST, join(tmp.dir, 'runtime', 'dist'));
+    wrapper = installShellWrapper(tmp.dir);
   });
   after(() => tmp.cleanup());
 
