@@ -3,7 +3,7 @@
 // (bin/shell-worker), which starts this from the interpreter's V8 startup snapshot. The body runs in
 // the in-process interpreter, Bash or POSIX mode, the middle fields as shell options, $0 the
 // selector; stdio, cwd and environment are this process's. One execution, no script file, no echo.
-// Private commands (hread, inspect_file) are dispatched after expansion like any command.
+// Private commands (hread, hgrep, hsymbol, inspect_file) are dispatched after expansion like any command.
 // (Other interpreters never start node: the wrapper execs them with the body on /dev/fd/3.)
 import { interpreterIdentity } from '../../isolates/core-v1/interpreter.ts';
 import { registerHashlineCommands } from '../hashline/private-commands.ts';
