@@ -3,7 +3,10 @@
 import { contentTag } from '../../isolates/core-v1/rows.ts';
 import { logicalLineCount, terminatorStyle, type TerminatorStyle } from '../../isolates/core-v1/lines.ts';
 import { classifySource, type SourceClass } from '../../isolates/core-v1/source-format.ts';
-import { scanUtf8, utf8Decode } from '../../isolates/core-v1/utf8.ts';
+import { scanUtf8 } from '../../isolates/core-v1/utf8.ts';
+import { decodeUtf8 } from './fast-rows.ts';
+
+const CLASSIFY_SAMPLE = 8192;
 
 export interface FileFacts {
   readonly bytes: number;
@@ -25,22 +28,20 @@ export interface FileFacts {
 }
 
 export function fileFacts(path: string, bytes: Uint8Array): FileFacts {
-  const format = classifySource(path, bytes);
   const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const tag = contentTag(bytes);
   const nul = bytes.indexOf(0);
-  const scan = scanUtf8(bytes);
-  const encoding: FileFacts['encoding'] = nul >= 0
-    ? { kind: 'binary', why: `a NUL byte at offset ${nul}` }
-    : scan.validPrefix !== bytes.length
-      ? { kind: 'binary', why: `bytes that are not UTF-8 at offset ${scan.validPrefix}` }
-      : { kind: 'utf-8' };
-  if (encoding.kind !== 'utf-8') {
-    return { bytes: bytes.length, encoding, lines: null, terminators: null, finalNewline: null, bom, trailingWhitespaceLines: 0, format, tag, text: null };
+  // Native decoding first (a 4 MB file in milliseconds); the pure scan only to say where it fails.
+  const text = nul >= 0 ? null : decodeUtf8(bytes);
+  if (text === null) {
+    const why = nul >= 0 ? `a NUL byte at offset ${nul}` : `bytes that are not UTF-8 at offset ${scanUtf8(bytes).validPrefix}`;
+    return { bytes: bytes.length, encoding: { kind: 'binary', why }, lines: null, terminators: null, finalNewline: null, bom, trailingWhitespaceLines: 0, format: classifySource(path, bytes), tag, text: null };
   }
-  const text = utf8Decode(bytes);
+  const encoding: FileFacts['encoding'] = { kind: 'utf-8' };
+  // (the content rules of classifySource look at the start of the file only)
+  const format = classifySource(path, text.length > CLASSIFY_SAMPLE ? text.slice(0, CLASSIFY_SAMPLE) : text);
   let trailing = 0;
-  for (const m of text.matchAll(/[ \t]\r?(?:\n|$)/g)) if (m[0] !== '') trailing++;
+  for (const _ of text.matchAll(/[ \t]\r?(?:\n|$)/g)) trailing++;
   return {
     bytes: bytes.length,
     encoding,

@@ -88,6 +88,7 @@ class Output {
 
 /** The matching rows of one file, with context, into `out`. */
 function searchText(shown: string, text: string, opts: HgrepOptions, m: LineMatcher, out: Output): void {
+  if (!m.mayMatch(text)) return;
   const lines = splitLines(text);
   const hits: number[] = [];
   for (let i = 0; i < lines.length; i++) if (m.test(lines[i]!.text)) hits.push(i);

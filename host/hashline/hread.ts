@@ -1,10 +1,9 @@
 // `hread` output (doc/hashline.md): a header line that says what the file is, then its lines as
-// `LINE:HASH|text` rows (core/v1 formatRow/rowHash: one source for router, worker and plugins).
+// `LINE:HASH|text` rows: core/v1's rowHash, computed on the file's own bytes (fast-rows.ts).
 // The window is bounded by rows and bytes; when it ends early, a last line says how to read on.
 // Pure: the private command (private-commands.ts) does the reading.
-import { formatRow } from '../../isolates/core-v1/rows.ts';
-import { splitLines } from '../../isolates/core-v1/lines.ts';
 import type { LineRange } from '../../isolates/core-v1/operands.ts';
+import { byteLines, rowHashAt } from './fast-rows.ts';
 import type { FileFacts } from './file-facts.ts';
 
 /** At most this many rows per call (a model reads on with the next range). */
@@ -21,9 +20,8 @@ export interface HreadOptions {
  * `# PATH: N lines, B bytes, STYLE line ends[, no final newline][, BOM], tag TAG` and, for a range or
  * a cut window, `# lines A-B of N`; then the rows. A range past the end is an error (status 1).
  */
-export function renderHread(displayPath: string, facts: FileFacts, range: LineRange | null, opts: HreadOptions = {}): { ok: true; text: string } | { ok: false; error: string } {
-  const text = facts.text!;
-  const lines = splitLines(text);
+export function renderHread(displayPath: string, facts: FileFacts, bytes: Uint8Array, range: LineRange | null, opts: HreadOptions = {}): { ok: true; text: string } | { ok: false; error: string } {
+  const lines = byteLines(bytes);
   const total = lines.length;
   const start = range?.start ?? 1;
   const wanted = range?.end ?? total;
@@ -32,16 +30,18 @@ export function renderHread(displayPath: string, facts: FileFacts, range: LineRa
   const end = Math.min(wanted, total);
   const maxRows = opts.maxRows ?? HREAD_MAX_ROWS;
   const maxBytes = opts.maxBytes ?? HREAD_MAX_BYTES;
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const rows: string[] = [];
-  let bytes = 0;
+  let size = 0;
   let last = start - 1;
   for (let n = start; n <= end && rows.length < maxRows; n++) {
-    const row = formatRow(n, lines[n - 1]!.text);
-    const size = Buffer.byteLength(row, 'utf8') + 1;
+    const l = lines[n - 1]!;
+    const prefix = `${n}:${rowHashAt(bytes, l.start, l.end)}|`;
+    const rowBytes = prefix.length + (l.end - l.start) + 1;
     // Always at least one row, however long: a line is never split.
-    if (rows.length > 0 && bytes + size > maxBytes) break;
-    rows.push(row);
-    bytes += size;
+    if (rows.length > 0 && size + rowBytes > maxBytes) break;
+    rows.push(prefix + buf.toString('utf8', l.start, l.end));
+    size += rowBytes;
     last = n;
   }
   const out = [header(displayPath, facts)];

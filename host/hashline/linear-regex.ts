@@ -7,6 +7,11 @@ import { dirname, join } from 'node:path';
 
 export interface LineMatcher {
   test(line: string): boolean;
+  /**
+   * Whether some line of `text` may match: false only when none does, so a file can be skipped with
+   * one call instead of one per line.
+   */
+  mayMatch(text: string): boolean;
   free(): void;
 }
 
@@ -21,7 +26,15 @@ export function compileRegex(pattern: string, caseInsensitive: boolean): LineMat
   const mod = load();
   try {
     const re = new mod.RRegex(caseInsensitive ? `(?i)${pattern}` : pattern);
-    return { test: (line) => re.isMatch(line), free: () => re.free() };
+    // The whole text in multi-line CRLF mode (`^`/`$` at every LF or CRLF line boundary) matches
+    // whenever one of its lines does; `\A`/`\z` anchor each line only in the per-line test, so a
+    // pattern with them is tested per line always.
+    const whole = /\\[Az]/.test(pattern) ? null : new mod.RRegex(`(?mR${caseInsensitive ? 'i' : ''})${pattern}`);
+    return {
+      test: (line) => re.isMatch(line),
+      mayMatch: (text) => (whole === null ? true : whole.isMatch(text)),
+      free: () => { re.free(); whole?.free(); },
+    };
   } catch (e) {
     // rregex's message is the crate's, with a caret under the problem: keep its first lines.
     const text = (e instanceof Error ? e.message : String(e)).split('\n').slice(0, 4).join('\n');
@@ -31,9 +44,9 @@ export function compileRegex(pattern: string, caseInsensitive: boolean): LineMat
 
 /** A fixed-string matcher (no regex at all). */
 export function fixedString(needle: string, caseInsensitive: boolean): LineMatcher {
-  if (!caseInsensitive) return { test: (line) => line.includes(needle), free: () => {} };
+  if (!caseInsensitive) return { test: (line) => line.includes(needle), mayMatch: (text) => text.includes(needle), free: () => {} };
   const lower = needle.toLowerCase();
-  return { test: (line) => line.toLowerCase().includes(lower), free: () => {} };
+  return { test: (line) => line.toLowerCase().includes(lower), mayMatch: (text) => text.toLowerCase().includes(lower), free: () => {} };
 }
 
 function load(): RRegexModule {

@@ -68,7 +68,7 @@ async function hread(ctx: PrivateContext): Promise<number> {
   if (facts.encoding.kind !== 'utf-8') {
     return fail(ctx, 'hread', `${src.display} is not text: ${facts.encoding.why} (inspect_file ${src.display} says what it is)`, 1);
   }
-  const r = renderHread(src.display, facts, range);
+  const r = renderHread(src.display, facts, src.bytes, range);
   if (!r.ok) return fail(ctx, 'hread', `${src.display}: ${r.error}`, 1);
   await ctx.stdout(r.text);
   return 0;

@@ -5,7 +5,7 @@
 // bound reach the visitor, with their decoded text.
 import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, statSync, constants as C } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { isValidUtf8, utf8Decode } from '../../isolates/core-v1/utf8.ts';
+import { decodeUtf8 } from './fast-rows.ts';
 import { ignoredBy, parseIgnoreFile, type IgnoreRule } from './ignore-rules.ts';
 
 /** Files larger than this are skipped (a search should not read a 1 GB log whole). */
@@ -91,8 +91,9 @@ function readIgnoreFile(path: string): IgnoreRule[] {
 
 function visitFile(abs: string, shown: string, visit: FileVisitor, state: { stopped: boolean }): void {
   const bytes = readRegular(abs);
-  if (bytes === null || bytes.includes(0) || !isValidUtf8(bytes)) return;
-  if (!visit(shown, utf8Decode(bytes))) state.stopped = true;
+  if (bytes === null || bytes.includes(0)) return;
+  const text = decodeUtf8(bytes);
+  if (text !== null && !visit(shown, text)) state.stopped = true;
 }
 
 /** The bytes of a regular file under the size bound, else null (FIFOs and devices never block it). */

@@ -4,6 +4,7 @@ import { benchRewrite } from './rewrite-cost.ts';
 import { benchStartup, benchTranslate } from './plugin-host.ts';
 import { benchInterpColdStart, benchInterpThroughput } from './interp.ts';
 import { benchShellCall, benchShellTranslate } from './shell.ts';
+import { benchHashline } from './hashline.ts';
 
 const quick = process.argv.includes('--quick');
 console.log(`# hpatch-router benchmarks — ${new Date().toISOString()}, node ${process.version}\n`);
@@ -22,3 +23,5 @@ console.log('');
 console.log(await benchShellCall(quick ? 5 : 20));
 console.log('');
 console.log(await benchShellTranslate(quick ? 200 : 2000));
+console.log('');
+console.log(benchHashline(quick ? 2 : 5));

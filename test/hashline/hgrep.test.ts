@@ -48,6 +48,15 @@ describe('hgrep', () => {
     expect(run({ pattern: 'foo()', fixed: true }).text).to.equal(`src/a.ts:${row(3, 'foo();')}\n`);
     expect(run({ pattern: '^const', context: 1, paths: ['src/a.ts'] }).text).to.equal([`src/a.ts:${row(1, 'const foo = 1;')}`, `src/a.ts:${row(2, 'const bar = 2;')}`, `src/a.ts-${row(3, 'foo();')}`, ''].join('\n'));
   });
+  it('line anchors mean each line, in LF and CRLF files alike (the whole-file prefilter never hides a match)', () => {
+    mkdirSync(join(tmp.dir, 'anchors'));
+    writeFileSync(join(tmp.dir, 'anchors', 'crlf.txt'), 'x foo\r\nfoo y\r\nbar\r\n');
+    const lines = (pattern: string): string[] => run({ pattern, paths: ['anchors'] }).text.trimEnd().split('\n').filter((l) => l !== '');
+    expect(lines('foo$')).to.deep.equal([`anchors/crlf.txt:${row(1, 'x foo')}`]);
+    expect(lines('^foo')).to.deep.equal([`anchors/crlf.txt:${row(2, 'foo y')}`]);
+    expect(lines('\\Abar\\z')).to.deep.equal([`anchors/crlf.txt:${row(3, 'bar')}`]);
+    expect(lines('^$')).to.deep.equal([]);
+  });
   it('a pattern with catastrophic backtracking in a backtracking engine runs in linear time', () => {
     writeFileSync(join(tmp.dir, 'src', 'deep', 'aaa.txt'), `${'a'.repeat(50_000)}!\n`);
     const t0 = Date.now();

@@ -7,7 +7,7 @@ import { rowHash } from '../../isolates/core-v1/rows.ts';
 
 const enc = (s: string): Uint8Array => Buffer.from(s, 'utf8');
 const hread = (text: string, range: { start: number; end: number | null } | null = null, opts = {}) => {
-  const r = renderHread('f.txt', fileFacts('f.txt', enc(text)), range, opts);
+  const r = renderHread('f.txt', fileFacts('f.txt', enc(text)), enc(text), range, opts);
   if (!r.ok) throw new Error(r.error);
   return r.text;
 };
@@ -30,7 +30,7 @@ describe('hread rows', () => {
     expect(hread(text, { start: 2, end: 3 }).split('\n').slice(1, 4)).to.deep.equal(['# lines 2-3 of 4', `2:${rowHash('l2')}|l2`, `3:${rowHash('l3')}|l3`]);
     expect(hread(text, { start: 4, end: null }).split('\n').slice(1, 3)).to.deep.equal(['# lines 4-4 of 4', `4:${rowHash('l4')}|l4`]);
     expect(hread(text, { start: 3, end: 99 }).split('\n')[1]).to.equal('# lines 3-4 of 4');
-    const r = renderHread('f.txt', fileFacts('f.txt', enc(text)), { start: 5, end: 5 });
+    const r = renderHread('f.txt', fileFacts('f.txt', enc(text)), enc(text), { start: 5, end: 5 });
     expect(r).to.deep.equal({ ok: false, error: 'line 5 is past the end (4 lines)' });
   });
   it('the window is bounded by rows and bytes, and its last line says how to read on', () => {
