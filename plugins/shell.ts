@@ -35,15 +35,16 @@ Write a plain command (\`rg -n foo src\`) as the whole input. Never wrap code in
 
 const spec: CustomToolSpec = { type: 'custom', name: 'shell', description: DESCRIPTION };
 
+type ParsedInput = Extract<ShellInput, { ok: true }>;
+
 const shell = {
   spec,
   inputLimit: INPUT_LIMIT,
-  parse(input: string): { ok: true; value: ShellInput } | { ok: false; error: string } {
+  parse(input: string): { ok: true; value: ParsedInput } | { ok: false; error: string } {
     const parsed = parseShellInput(input);
     return parsed.ok ? { ok: true, value: parsed } : { ok: false, error: parsed.error };
   },
-  translate(value: ShellInput, ctx: TranslateContext): TranslateResult {
-    if (!value.ok) return { reject: value.error };
+  translate(value: ParsedInput, ctx: TranslateContext): TranslateResult {
     // The router resolves `#!script=` references before it asks the isolate; one that reaches here
     // came out of a stored script, which never holds one: refusing it keeps references acyclic.
     if (value.kind === 'scriptRef') return { reject: `${value.scriptRef} is a script reference inside a script; references do not nest` };

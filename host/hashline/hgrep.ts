@@ -6,10 +6,9 @@ import { formatRow } from '../../isolates/core-v1/rows.ts';
 import { splitLines } from '../../isolates/core-v1/lines.ts';
 import { parsePositiveInt } from '../../isolates/core-v1/operands.ts';
 import { compileRegex, fixedString, type LineMatcher } from './linear-regex.ts';
+import { BoundedLines } from './bounded-lines.ts';
 import { walkTextFiles } from './tree-walk.ts';
 
-export const HGREP_MAX_ROWS = 1000;
-export const HGREP_MAX_BYTES = 64 * 1024;
 const MAX_CONTEXT = 20;
 
 export interface HgrepOptions {
@@ -66,23 +65,13 @@ export function hgrep(opts: HgrepOptions, cwd: string): HgrepResult | { error: s
   }
 }
 
-class Output {
-  readonly lines: string[] = [];
-  bytes = 0;
+/** The bounded rows, and the counts the cut note and the status need. */
+class Output extends BoundedLines {
   matches = 0;
   files = 0;
-  full = false;
-  push(line: string): boolean {
-    const size = Buffer.byteLength(line, 'utf8') + 1;
-    if (this.lines.length >= HGREP_MAX_ROWS || this.bytes + size > HGREP_MAX_BYTES) { this.full = true; return false; }
-    this.lines.push(line);
-    this.bytes += size;
-    return true;
-  }
   render(): string {
-    const lines = [...this.lines];
-    if (this.full) lines.push(`# … output stopped after ${this.matches} matching line${this.matches === 1 ? '' : 's'} in ${this.files} file${this.files === 1 ? '' : 's'}: narrow the pattern or the paths`);
-    return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+    const s = (n: number): string => (n === 1 ? '' : 's');
+    return this.text(`# … output stopped after ${this.matches} matching line${s(this.matches)} in ${this.files} file${s(this.files)}: narrow the pattern or the paths`);
   }
 }
 

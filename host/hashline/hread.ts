@@ -3,6 +3,7 @@
 // The window is bounded by rows and bytes; when it ends early, a last line says how to read on.
 // Pure: the private command (private-commands.ts) does the reading.
 import type { LineRange } from '../../isolates/core-v1/operands.ts';
+import { bashQuote } from '../carriers/bash-quote.ts';
 import { byteLines, rowHashAt } from './fast-rows.ts';
 import type { FileFacts } from './file-facts.ts';
 
@@ -47,7 +48,7 @@ export function renderHread(displayPath: string, facts: FileFacts, bytes: Uint8A
   const out = [header(displayPath, facts)];
   if (range !== null || last < end) out.push(`# lines ${start}-${last} of ${total}`);
   out.push(...rows);
-  if (last < end) out.push(`# … ${end - last} more line${end - last === 1 ? '' : 's'}: hread ${quoteForShell(displayPath)} ${last + 1}-${range?.end ?? ''}`);
+  if (last < end) out.push(`# … ${end - last} more line${end - last === 1 ? '' : 's'}: hread ${bashQuote(displayPath)} ${last + 1}-${range?.end ?? ''}`);
   return { ok: true, text: `${out.join('\n')}\n` };
 }
 
@@ -58,9 +59,4 @@ function header(displayPath: string, f: FileFacts): string {
   if (f.bom) parts.push('BOM');
   parts.push(`tag ${f.tag}`);
   return `# ${displayPath}: ${parts.join(', ')}`;
-}
-
-/** The path as a model would type it again after `hread` (single-quoted when it needs quoting). */
-function quoteForShell(p: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(p) ? p : `'${p.replaceAll("'", `'\\''`)}'`;
 }

@@ -7,10 +7,10 @@ import { scanGoDeclarations } from '../../isolates/core-v1/go-lexical.ts';
 import { splitLines } from '../../isolates/core-v1/lines.ts';
 import { formatRow } from '../../isolates/core-v1/rows.ts';
 import { classifySource } from '../../isolates/core-v1/source-format.ts';
+import { BoundedLines } from './bounded-lines.ts';
+import { HREAD_MAX_BYTES, HREAD_MAX_ROWS } from './hread.ts';
 import { walkTextFiles } from './tree-walk.ts';
 
-export const HSYMBOL_MAX_ROWS = 2000;
-export const HSYMBOL_MAX_BYTES = 64 * 1024;
 
 export interface HsymbolResult {
   readonly text: string;
@@ -23,17 +23,9 @@ const NAME = /^[\p{L}_][\p{L}\p{Nd}_]*(?:\.[\p{L}_][\p{L}\p{Nd}_]*)?$/u;
 export function hsymbol(name: string, paths: readonly string[], cwd: string): HsymbolResult | { error: string } {
   if (!NAME.test(name)) return { error: `${JSON.stringify(name.slice(0, 80))} is not a symbol name (NAME or Type.Method)` };
   const [recv, member] = name.includes('.') ? name.split('.') as [string, string] : [undefined, name];
-  const out: string[] = [];
-  let bytes = 0;
+  // Rows as hread allows them: a long definition is shown whole up to its window.
+  const out = new BoundedLines(HREAD_MAX_ROWS, HREAD_MAX_BYTES);
   let definitions = 0;
-  let full = false;
-  const push = (line: string): boolean => {
-    const size = Buffer.byteLength(line, 'utf8') + 1;
-    if (out.length >= HSYMBOL_MAX_ROWS || bytes + size > HSYMBOL_MAX_BYTES) { full = true; return false; }
-    out.push(line);
-    bytes += size;
-    return true;
-  };
   const problems = walkTextFiles(paths, cwd, (shown, text) => {
     if (classifySource(shown, text).format !== 'go') return true;
     const decls = scanGoDeclarations(text).filter((d) => d.name === member && (recv === undefined || d.receiver === recv));
@@ -42,11 +34,11 @@ export function hsymbol(name: string, paths: readonly string[], cwd: string): Hs
     for (const d of decls) {
       definitions++;
       const what = d.kind === 'method' ? `method (${d.receiver}).${d.name}` : `${d.kind} ${d.name}`;
-      if (!push(`# ${shown}: ${what}, lines ${d.line}-${d.endLine}`)) return false;
-      for (let n = d.line; n <= d.endLine; n++) if (!push(`${shown}:${formatRow(n, lines[n - 1]?.text ?? '')}`)) return false;
+      if (!out.push(`# ${shown}: ${what}, lines ${d.line}-${d.endLine}`)) return false;
+      for (let n = d.line; n <= d.endLine; n++) if (!out.push(`${shown}:${formatRow(n, lines[n - 1]?.text ?? '')}`)) return false;
     }
     return true;
   });
-  if (full) out.push(`# … output stopped after ${definitions} definition${definitions === 1 ? '' : 's'}: name the file, or Type.Method`);
-  return { text: out.length === 0 ? '' : `${out.join('\n')}\n`, definitions, problems };
+  const text = out.text(`# … output stopped after ${definitions} definition${definitions === 1 ? '' : 's'}: name the file, or Type.Method`);
+  return { text, definitions, problems };
 }

@@ -3,7 +3,8 @@
 // (`(a+)+$`). Loaded on the first search, from the node_modules beside the running dist/: the shell
 // worker starts from a V8 startup snapshot, where only built-in modules can be required directly.
 import { realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { blobDir } from '../interp/mvdan-lazy.ts';
 
 export interface LineMatcher {
   test(line: string): boolean;
@@ -53,9 +54,9 @@ function load(): RRegexModule {
   if (loaded !== undefined) return loaded;
   const { createRequire } = process.getBuiltinModule('node:module') as typeof import('node:module');
   const anchors: string[] = [];
-  const blob = blobPath();
   // (realpath: a dist/ reached through a symlink resolves modules where the real one lives)
-  if (blob !== undefined) anchors.push(join(dirname(realpathOr(blob)), '..', 'package.json'));
+  const dist = startedFromBlob() ? realpathOr(blobDir()) : undefined;
+  if (dist !== undefined) anchors.push(join(dist, '..', 'package.json'));
   if (typeof __dirname === 'string') anchors.push(join(__dirname, '..', 'package.json'));
   anchors.push(join(process.cwd(), 'package.json'));
   let last: unknown;
@@ -78,10 +79,8 @@ function realpathOr(p: string): string {
   }
 }
 
-function blobPath(): string | undefined {
-  const argv = process.execArgv;
-  const i = argv.indexOf('--snapshot-blob');
-  return i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--snapshot-blob='))?.slice('--snapshot-blob='.length);
+function startedFromBlob(): boolean {
+  return process.execArgv.some((a) => a === '--snapshot-blob' || a.startsWith('--snapshot-blob='));
 }
 
 /** From source (tests), this module's own location resolves the project's node_modules. */

@@ -3,11 +3,11 @@
 // Bash or sh body with its pipes, redirections, cwd and status like any command — and exist nowhere
 // else (no PATH entry, no frontend). They read files as the shell does, under Codex's sandbox;
 // `hread @shell/<id>` reads the thread's retained script through the confined storage.
-import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parseLineRange, type LineRange } from '../../isolates/core-v1/operands.ts';
 import { registerPrivateCommand, type PrivateContext } from '../interp/registry.ts';
 import { runtimeBasePath, verifyRuntimeBase } from '../runtime/runtime-base.ts';
+import { readRegularFile } from '../shell/confined-dir.ts';
 import { readRetainedScript } from '../shell/thread-storage.ts';
 import { fileFacts, renderFacts, type FileFacts } from './file-facts.ts';
 import { hgrep, parseHgrepArgs } from './hgrep.ts';
@@ -98,18 +98,15 @@ function readSource(ctx: PrivateContext, operand: string): Source {
     const r = readRetainedScript(base, process.getuid!(), threadId, operand.slice('@shell/'.length));
     return r.ok ? { ok: true, display: operand, bytes: Buffer.from(r.content, 'utf8') } : { ok: false, error: r.error, status: 1 };
   }
-  const path = isAbsolute(operand) ? operand : resolve(ctx.cwd, operand);
-  try {
-    const st = statSync(path);
-    if (st.isDirectory()) return { ok: false, error: `${operand}: is a directory`, status: 1 };
-    // A FIFO, socket or device could block a whole-file read for ever: regular files only.
-    if (!st.isFile()) return { ok: false, error: `${operand}: not a regular file`, status: 1 };
-    if (st.size > MAX_FILE_BYTES) return { ok: false, error: `${operand}: ${st.size} bytes, over the ${MAX_FILE_BYTES}-byte limit`, status: 1 };
-    return { ok: true, display: operand, bytes: readFileSync(path) };
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return { ok: false, error: `${operand}: ${code === 'ENOENT' ? 'No such file or directory' : code === 'EACCES' ? 'Permission denied' : (code ?? String(e))}`, status: 1 };
-  }
+  // Regular files only: a FIFO, socket or device could block a whole-file read for ever.
+  const r = readRegularFile(isAbsolute(operand) ? operand : resolve(ctx.cwd, operand), MAX_FILE_BYTES);
+  if (r.ok) return { ok: true, display: operand, bytes: r.bytes };
+  const why = r.why === 'missing' ? 'No such file or directory'
+    : r.why === 'directory' ? 'is a directory'
+    : r.why === 'not-regular' ? 'not a regular file'
+    : r.why === 'too-large' ? `${r.size} bytes, over the ${MAX_FILE_BYTES}-byte limit`
+    : r.code === 'EACCES' ? 'Permission denied' : String(r.code);
+  return { ok: false, error: `${operand}: ${why}`, status: 1 };
 }
 
 async function fail(ctx: PrivateContext, cmd: string, message: string, status: number): Promise<number> {

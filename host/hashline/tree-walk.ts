@@ -3,8 +3,9 @@
 // followed: no loops, no escapes) and what `.gitignore`/`.ignore` files exclude (the deepest rule
 // wins); a file named as an operand is always visited. Only regular UTF-8 text files under the size
 // bound reach the visitor, with their decoded text.
-import { closeSync, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, statSync, constants as C } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { readRegularFile } from '../shell/confined-dir.ts';
 import { decodeUtf8 } from './fast-rows.ts';
 import { ignoredBy, parseIgnoreFile, type IgnoreRule } from './ignore-rules.ts';
 
@@ -90,30 +91,9 @@ function readIgnoreFile(path: string): IgnoreRule[] {
 }
 
 function visitFile(abs: string, shown: string, visit: FileVisitor, state: { stopped: boolean }): void {
-  const bytes = readRegular(abs);
-  if (bytes === null || bytes.includes(0)) return;
+  const r = readRegularFile(abs, WALK_MAX_FILE_BYTES);
+  if (!r.ok || r.bytes.includes(0)) return;
+  const bytes = r.bytes;
   const text = decodeUtf8(bytes);
   if (text !== null && !visit(shown, text)) state.stopped = true;
-}
-
-/** The bytes of a regular file under the size bound, else null (FIFOs and devices never block it). */
-function readRegular(abs: string): Buffer | null {
-  let fd: number;
-  try {
-    fd = openSync(abs, C.O_RDONLY | C.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.size > WALK_MAX_FILE_BYTES) return null;
-    const buf = Buffer.alloc(st.size);
-    let n = 0;
-    for (let r; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
-    return buf.subarray(0, n);
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
 }

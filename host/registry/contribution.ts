@@ -39,6 +39,8 @@ export type TranslateOutcome =
       readonly request: CarrierRequest;
       /** Lines the model reads before this call's output (recorded in the ledger; shell retention and warnings). */
       readonly notes?: readonly string[];
+      /** Warnings about the input: read by the model first (before the notes) and logged for the operator. */
+      readonly warnings?: readonly string[];
     }
   /** The model's input was rejected: the message reaches the model through a carrier. */
   | { readonly kind: 'diagnostic'; readonly message: string };

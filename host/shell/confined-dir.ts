@@ -116,26 +116,8 @@ export class ConfinedDir {
   }
 
   /** Reads the regular file `name` (O_NOFOLLOW: a symlink is refused), at most `max` bytes. */
-  readFile(name: string, max: number): { ok: true; bytes: Buffer } | { ok: false; why: 'missing' | 'not-regular' | 'too-large' } {
-    let fd: number;
-    try {
-      fd = openSync(this.at(name), C.O_RDONLY | C.O_NOFOLLOW | C.O_NONBLOCK);
-    } catch (e) {
-      const c = (e as NodeJS.ErrnoException).code;
-      return { ok: false, why: c === 'ENOENT' ? 'missing' : 'not-regular' };
-    }
-    try {
-      const st = fstatSync(fd);
-      if (!st.isFile()) return { ok: false, why: 'not-regular' };
-      if (st.size > max) return { ok: false, why: 'too-large' };
-      const buf = Buffer.alloc(st.size + 1);
-      let n = 0;
-      for (let r; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
-      if (n > max) return { ok: false, why: 'too-large' };
-      return { ok: true, bytes: buf.subarray(0, n) };
-    } finally {
-      closeSync(fd);
-    }
+  readFile(name: string, max: number): RegularFileRead {
+    return readRegularFile(this.at(name), max, { noFollow: true });
   }
 
   /** Removes the entry `name` if it is a file or symlink (never following it). */
@@ -199,6 +181,41 @@ function tryOpenDir(path: string): number | string {
     return openSync(path, DIR_FLAGS);
   } catch (e) {
     return (e as NodeJS.ErrnoException).code ?? String(e);
+  }
+}
+
+export type RegularFileRead =
+  | { readonly ok: true; readonly bytes: Buffer }
+  | { readonly ok: false; readonly why: 'missing' | 'directory' | 'not-regular' | 'too-large' | 'unreadable'; readonly size?: number; readonly code?: string };
+
+/**
+ * The bytes of the regular file at `path`, at most `max` of them: opened O_NONBLOCK and checked on
+ * the descriptor, so a FIFO or device swapped in can never block the read, and a file that grows
+ * past the bound while read is still refused. `noFollow` refuses a symlink as the last component.
+ */
+export function readRegularFile(path: string, max: number, opts: { readonly noFollow?: boolean } = {}): RegularFileRead {
+  let fd: number;
+  try {
+    fd = openSync(path, C.O_RDONLY | C.O_NONBLOCK | (opts.noFollow ? C.O_NOFOLLOW : 0));
+  } catch (e) {
+    const c = (e as NodeJS.ErrnoException).code ?? String(e);
+    // ELOOP: a symlink refused by noFollow; ENXIO/EOPNOTSUPP: a socket (or a device with nothing behind it).
+    return { ok: false, why: c === 'ENOENT' ? 'missing' : c === 'ELOOP' || c === 'ENXIO' || c === 'EOPNOTSUPP' ? 'not-regular' : 'unreadable', code: c };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) return { ok: false, why: 'directory' };
+    if (!st.isFile()) return { ok: false, why: 'not-regular' };
+    if (st.size > max) return { ok: false, why: 'too-large', size: st.size };
+    const buf = Buffer.alloc(st.size + 1);
+    let n = 0;
+    for (let r; n < buf.length && (r = readSync(fd, buf, n, buf.length - n, null)) > 0; ) n += r;
+    if (n > max) return { ok: false, why: 'too-large', size: n };
+    return { ok: true, bytes: buf.subarray(0, n) };
+  } catch (e) {
+    return { ok: false, why: 'unreadable', code: (e as NodeJS.ErrnoException).code ?? String(e) };
+  } finally {
+    closeSync(fd);
   }
 }
 

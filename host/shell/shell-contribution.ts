@@ -15,7 +15,7 @@ import { CarrierInputError } from '../carriers/carrier-errors.ts';
 import type { ExecRequest } from '../carriers/exec-request.ts';
 import { renderExecCarrier } from '../carriers/exec-wrapper.ts';
 import type { Contribution, CustomToolSpec, ToolSpecContext, TranslateContext, TranslateOutcome } from '../registry/contribution.ts';
-import { parseShellInput } from '../../isolates/core-v1/shell-header.ts';
+import { parseShellInput, type ShellInput } from '../../isolates/core-v1/shell-header.ts';
 import { interpreterIdentity } from '../../isolates/core-v1/interpreter.ts';
 import { recoverCodeModeCommand, RECOVERY_WARNING } from './code-mode-recovery.ts';
 import { decideDirect } from './direct-carrier.ts';
@@ -54,7 +54,7 @@ export function shellContribution(opts: ShellContributionOptions): Contribution 
       const resolved = resolveSource(input, ctx, storage);
       if ('diagnostic' in resolved) return { kind: 'diagnostic', message: resolved.diagnostic };
       const { source, recoveredParams } = resolved;
-      const notes = [...resolved.notes];
+      const warnings = [...resolved.warnings];
       const outcome = await declared.translate(source, ctx);
       if (outcome.kind !== 'carrier') return outcome;
       const declaredReq = outcome.request;
@@ -85,9 +85,8 @@ export function shellContribution(opts: ShellContributionOptions): Contribution 
       }
       // argv is `shell <interpreter fields…> <body>`: a Bash or sh body is checked for wrapped scripts.
       const identity = argv !== null && argv.length >= 3 ? interpreterIdentity(argv[1]!) : 'external';
-      if (identity !== 'external') notes.push(...shellWarnings(argv![argv!.length - 1]!, identity === 'posix'));
-      notes.push(...retain(storage, ctx, source));
-      return { kind: 'carrier', request: req, notes };
+      if (identity !== 'external') warnings.push(...shellWarnings(argv![argv!.length - 1]!, identity === 'posix'));
+      return { kind: 'carrier', request: req, warnings, notes: retain(storage, ctx, source, resolved.parsed) };
     },
   };
 }
@@ -98,20 +97,22 @@ export function shellContribution(opts: ShellContributionOptions): Contribution 
  * shell input (its other fields become exec_command parameters, its warning comes first).
  */
 function resolveSource(input: string, ctx: TranslateContext, storage: ShellThreadStorage | null):
-  | { readonly source: string; readonly recoveredParams?: Readonly<Record<string, unknown>>; readonly notes: readonly string[] }
+  | { readonly source: string; readonly parsed: ShellInput; readonly recoveredParams?: Readonly<Record<string, unknown>>; readonly warnings: readonly string[] }
   | { readonly diagnostic: string } {
+  // The host's own reading of the input rules (the isolate applies the same core/v1 function).
   const header = parseShellInput(input);
   if (header.ok && header.kind === 'scriptRef') {
     if (storage === null) return { diagnostic: 'script references need the shell worker runtime' };
     const stored = storage.read(ctx.threadId, header.artifactId);
-    return stored.ok ? { source: stored.content, notes: [] } : { diagnostic: stored.error };
+    return stored.ok ? { source: stored.content, parsed: parseShellInput(stored.content), warnings: [] } : { diagnostic: stored.error };
   }
   const recovered = recoverCodeModeCommand(input);
-  if (recovered === null) return { source: input, notes: [] };
+  if (recovered === null) return { source: input, parsed: header, warnings: [] };
   return {
     source: recovered.cmd,
+    parsed: parseShellInput(recovered.cmd),
     ...(Object.keys(recovered.params).length > 0 ? { recoveredParams: recovered.params } : {}),
-    notes: [RECOVERY_WARNING],
+    warnings: [RECOVERY_WARNING],
   };
 }
 
@@ -120,8 +121,7 @@ function resolveSource(input: string, ctx: TranslateContext, storage: ShellThrea
  * script as a file would hold it: the shebang line as written (none for implicit Bash) and the exact
  * body, without the per-call directives — reading it back as input gives the same interpreter and body.
  */
-function retain(storage: ShellThreadStorage | null, ctx: TranslateContext, source: string): string[] {
-  const parsed = parseShellInput(source);
+function retain(storage: ShellThreadStorage | null, ctx: TranslateContext, source: string, parsed: ShellInput): string[] {
   if (storage === null || !parsed.ok || parsed.kind !== 'script') return ['retained: false'];
   const shebang = parsed.interpreter.implicit ? '' : source.slice(0, lineEnd(source));
   if (!storage.retain(ctx.threadId, ctx.callId, shebang + parsed.body)) return ['retained: false'];

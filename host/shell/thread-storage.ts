@@ -9,7 +9,9 @@
 // the router cancels expiry and removes what it created.
 import { currentHost } from '../runtime/runtime-base.ts';
 import { isSafeThreadId } from '../history/thread-id.ts';
+import { DEFAULT_MAX_ARGV_VALUE_BYTES } from '../../isolates/core-v1/interpreter.ts';
 import { isSafeArtifactId } from '../../isolates/core-v1/shell-header.ts';
+import { decodeUtf8 } from '../hashline/fast-rows.ts';
 import { ConfinedDir, confinementSupported } from './confined-dir.ts';
 
 export const RUNTIME_LINK = '.runtime';
@@ -19,7 +21,7 @@ export const SCRIPTS_DIR = 'scripts';
 /** How long a retained script stays (REQ-SHELL-001). */
 export const ARTIFACT_TTL_MS = 60 * 60 * 1000;
 /** The largest script kept or read back: one executor argv value. */
-export const MAX_SCRIPT_BYTES = 131071;
+export const MAX_SCRIPT_BYTES = DEFAULT_MAX_ARGV_VALUE_BYTES;
 
 export type ScriptRead =
   | { readonly ok: true; readonly content: string }
@@ -43,7 +45,6 @@ export class ShellThreadStorage {
   private readonly uid: number;
   /** Thread directories this router created (removed at close), and those it verified this run. */
   private readonly created = new Set<string>();
-  private readonly bound = new Set<string>();
   /** Artifacts this router wrote and has not expired yet, with their expiry timers. */
   private readonly artifacts = new Map<string, { threadId: string; id: string; timer: NodeJS.Timeout }>();
   private readonly ttlMs: number;
@@ -70,7 +71,6 @@ export class ShellThreadStorage {
       try {
         this.afterOpen('thread');
         if (dir.readLink(RUNTIME_LINK) !== this.workerTarget) dir.replaceLink(RUNTIME_LINK, this.workerTarget);
-        this.bound.add(threadId);
       } finally {
         dir.close();
       }
@@ -108,29 +108,8 @@ export class ShellThreadStorage {
     return readRetainedScript(this.base, this.uid, threadId, artifactId, this.afterOpen);
   }
 
-  /** Runs `fn` with the thread's scripts directory, opened descriptor by descriptor from the base. */
   private withScripts<T>(threadId: string, create: boolean, fn: (scripts: ConfinedDir) => T): T {
-    const base = ConfinedDir.open(this.base, this.uid);
-    try {
-      const name = threadDirName(threadId);
-      const existed = base.exists(name);
-      const thread = base.subdir(name, this.uid, create);
-      if (create && !existed) this.created.add(threadId);
-      try {
-        this.afterOpen('thread');
-        const scripts = thread.subdir(SCRIPTS_DIR, this.uid, create);
-        try {
-          this.afterOpen('scripts');
-          return fn(scripts);
-        } finally {
-          scripts.close();
-        }
-      } finally {
-        thread.close();
-      }
-    } finally {
-      base.close();
-    }
+    return withScriptsDir({ base: this.base, uid: this.uid, threadId, create, afterOpen: this.afterOpen, onCreated: () => this.created.add(threadId) }, fn);
   }
 
   private scheduleExpiry(threadId: string, artifactId: string): void {
@@ -181,46 +160,55 @@ export class ShellThreadStorage {
 }
 
 /**
- * Reads `@shell/<artifactId>` of a thread under `base`, descriptor by descriptor and never following
- * a symlink: the router's reruns and the worker's `hread @shell/<id>` share it.
+ * Runs `fn` with a thread's scripts directory, opened descriptor by descriptor from the base and
+ * never through a symlink; `create` makes missing directories (0700), reporting a new thread one.
  */
-export function readRetainedScript(base: string, uid: number, threadId: string, artifactId: string, afterOpen: (which: 'thread' | 'scripts') => void = () => {}): ScriptRead {
-  const ref = `@shell/${artifactId}`;
-  if (!isSafeThreadId(threadId)) return { ok: false, error: 'unsafe thread id' };
-  if (!isSafeArtifactId(artifactId)) return { ok: false, error: `${ref} is not a script reference` };
-  const missing: ScriptRead = { ok: false, error: `${ref} does not exist (or has expired)` };
-  let root: ConfinedDir;
+function withScriptsDir<T>(
+  o: { base: string; uid: number; threadId: string; create: boolean; afterOpen: (which: 'thread' | 'scripts') => void; onCreated?: () => void },
+  fn: (scripts: ConfinedDir) => T,
+): T {
+  const root = ConfinedDir.open(o.base, o.uid);
   try {
-    root = ConfinedDir.open(base, uid);
-  } catch {
-    return missing;
-  }
-  try {
-    const thread = root.subdir(threadDirName(threadId), uid, false);
+    const name = threadDirName(o.threadId);
+    const existed = !o.create || root.exists(name);
+    const thread = root.subdir(name, o.uid, o.create);
+    if (!existed) o.onCreated?.();
     try {
-      afterOpen('thread');
-      const scripts = thread.subdir(SCRIPTS_DIR, uid, false);
+      o.afterOpen('thread');
+      const scripts = thread.subdir(SCRIPTS_DIR, o.uid, o.create);
       try {
-        afterOpen('scripts');
-        const r = scripts.readFile(artifactId, MAX_SCRIPT_BYTES);
-        if (!r.ok) {
-          if (r.why === 'missing') return missing;
-          return { ok: false, error: `${ref} ${r.why === 'too-large' ? `is larger than ${MAX_SCRIPT_BYTES} bytes` : 'is not a regular file'}` };
-        }
-        try {
-          return { ok: true, content: new TextDecoder('utf-8', { fatal: true }).decode(r.bytes) };
-        } catch {
-          return { ok: false, error: `${ref} is not valid UTF-8` };
-        }
+        o.afterOpen('scripts');
+        return fn(scripts);
       } finally {
         scripts.close();
       }
     } finally {
       thread.close();
     }
-  } catch {
-    return missing;
   } finally {
     root.close();
   }
+}
+
+/**
+ * Reads `@shell/<artifactId>` of a thread under `base`, never following a symlink: the router's
+ * reruns and the worker's `hread @shell/<id>` share it.
+ */
+export function readRetainedScript(base: string, uid: number, threadId: string, artifactId: string, afterOpen: (which: 'thread' | 'scripts') => void = () => {}): ScriptRead {
+  const ref = `@shell/${artifactId}`;
+  if (!isSafeThreadId(threadId)) return { ok: false, error: 'unsafe thread id' };
+  if (!isSafeArtifactId(artifactId)) return { ok: false, error: `${ref} is not a script reference` };
+  const missing: ScriptRead = { ok: false, error: `${ref} does not exist (or has expired)` };
+  let r;
+  try {
+    r = withScriptsDir({ base, uid, threadId, create: false, afterOpen }, (scripts) => scripts.readFile(artifactId, MAX_SCRIPT_BYTES));
+  } catch {
+    return missing;
+  }
+  if (!r.ok) {
+    if (r.why === 'missing') return missing;
+    return { ok: false, error: `${ref} ${r.why === 'too-large' ? `is larger than ${MAX_SCRIPT_BYTES} bytes` : 'is not a regular file'}` };
+  }
+  const content = decodeUtf8(r.bytes);
+  return content === null ? { ok: false, error: `${ref} is not valid UTF-8` } : { ok: true, content };
 }

@@ -56,7 +56,8 @@ export async function translateCall(item: Json, originalText: string, ctx: Reque
 
   let carrier: Carrier;
   let kind: CallTranslation['outcome'];
-  let notes: readonly string[] | undefined;
+  let notes: readonly string[] = [];
+  let warnings: readonly string[] = [];
   try {
     if (isDiagnostic(outcome)) {
       carrier = renderDiagnosticCarrier(`${name}: ${outcome.message}`, carriers);
@@ -65,7 +66,8 @@ export async function translateCall(item: Json, originalText: string, ctx: Reque
       try {
         carrier = renderExecCarrier(outcome.request, carriers);
         kind = 'carrier';
-        notes = outcome.notes;
+        warnings = outcome.warnings ?? [];
+        notes = [...warnings, ...(outcome.notes ?? [])];
       } catch (e) {
         if (!(e instanceof CarrierInputError)) throw e;
         carrier = renderDiagnosticCarrier(`${name}: ${e.message}`, carriers);
@@ -87,7 +89,7 @@ export async function translateCall(item: Json, originalText: string, ctx: Reque
       tool: name,
       original: originalText,
       carrier,
-      ...(notes !== undefined && notes.length > 0 ? { notes } : {}),
+      ...(notes.length > 0 ? { notes } : {}),
     });
   } catch (e) {
     // Without a durable record the call could never be restored: it must not reach Codex.
@@ -95,7 +97,7 @@ export async function translateCall(item: Json, originalText: string, ctx: Reque
     throw new RoutingFailure(`call ${callId} of "${name}" could not be recorded: ${errorMessage(e)}`);
   }
   deps.metrics.translation(name, carrier.kind, kind);
-  for (const note of notes ?? []) if (note.startsWith('warning:')) deps.log?.(`${new Date().toISOString()} ${name} ${note} thread=${ctx.threadId} call=${callId}`);
+  for (const w of warnings) deps.log?.(`${new Date().toISOString()} ${name} ${w} thread=${ctx.threadId} call=${callId}`);
   return { item: carrierItem(item, carrier), carrier, outcome: kind };
 }
 
