@@ -14,6 +14,8 @@ export interface AvailableCarriers {
   readonly exec_command?: CarrierPlacement;
   readonly code_mode_exec?: CarrierPlacement;
   readonly primary: CarrierKind;
+  /** The Code Mode owner declares `tools.apply_patch` (its description has the apply_patch section). */
+  readonly codeModeApplyPatch?: boolean;
 }
 
 /** A rendered carrier: exactly the payload that goes on the call item and is verified on replay. */

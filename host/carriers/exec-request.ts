@@ -18,5 +18,14 @@ export interface ExecRequest {
   readonly params?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * An `apply_patch` text for Codex's own applier (built-in hpatch only): Codex intercepts it from
+ * `exec_command` and applies it under its approval and sandbox; Code Mode calls `tools.apply_patch`.
+ */
+export interface ApplyPatchRequest {
+  readonly kind: 'apply_patch';
+  readonly patch: string;
+}
+
 /** Everything a translator may return as a carrier request. */
-export type CarrierRequest = ExecRequest;
+export type CarrierRequest = ExecRequest | ApplyPatchRequest;

@@ -33,6 +33,8 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
       builtins.push(shell.contribution);
       disposeShell = shell.dispose;
     } else problems.push(...shell.problems);
+    const { hpatchContribution } = await import('../hpatch/hpatch-contribution.ts');
+    builtins.push(hpatchContribution());
     plugins = await loadConfiguredPlugins(builtins.map((c) => c.name));
     if (plugins.ok) tools = [...builtins, ...plugins.contributions];
     else problems.push(...plugins.problems);

@@ -5,6 +5,7 @@ import { constants as FS, promises as fsp, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { sameCarrier, type Carrier } from '../carriers/carrier.ts';
+import { checkReply, type CallReply, type EditedFile } from './call-reply.ts';
 import { decodeRecords, encodeRecord } from './ledger-log.ts';
 import { UnsafeThreadIdError, assertSafeThreadId, isSafeThreadId } from './thread-id.ts';
 
@@ -26,6 +27,8 @@ export interface LedgerEntry {
    * `retained`/`script_ref` and its warnings). Absent when there are none.
    */
   readonly notes?: readonly string[];
+  /** The router-rendered output the model reads instead of the carrier's (hpatch). Built-in tools only. */
+  readonly reply?: CallReply;
 }
 
 /** Bounds of an entry's notes: they are model-visible text the router adds to every later request. */
@@ -39,6 +42,8 @@ export interface ThreadLedger {
   entries(callId: string): readonly LedgerEntry[];
   /** Number of entries (all variants of all call ids). */
   readonly size: number;
+  /** The files of every recorded edit (hpatch replies), oldest first: recovery ancestry reads them. */
+  editedFiles(): readonly EditedFile[];
 }
 
 export interface LedgerOptions {
@@ -84,8 +89,8 @@ export class LedgerConflictError extends LedgerError {
 const RECORD_VERSION = 1;
 const DEFAULT_MAX_CACHED = 256;
 const ENTRY_KEYS = ['v', 'threadId', 'callId', 'contribution', 'tool', 'carrier', 'original'];
-/** A record with notes has exactly these keys (records without notes keep the original shape). */
-const ENTRY_KEYS_WITH_NOTES = [...ENTRY_KEYS, 'notes'];
+/** Optional keys, present only when set (records without them keep the original shape). */
+const OPTIONAL_KEYS = ['notes', 'reply'];
 const EMPTY: readonly LedgerEntry[] = Object.freeze([]);
 
 /** Variants of one call id; `seqs[i]` is the thread-wide position of `list[i]` (for snapshots). */
@@ -98,6 +103,8 @@ interface Variants {
 /** A loaded thread. Mutated only inside the thread's serialized chain. */
 class ThreadState {
   readonly byCall = new Map<string, Variants>();
+  /** Edited files in record order, with the thread-wide position of their entry. */
+  readonly edits: Array<{ readonly seq: number; readonly file: EditedFile }> = [];
   count = 0;
   /** Bytes of the file as loaded or last written; an append first checks the file still has this size. */
   size = 0;
@@ -119,6 +126,7 @@ class ThreadState {
     let v = this.byCall.get(entry.callId);
     if (!v) this.byCall.set(entry.callId, (v = { list: [], seqs: [], frozen: undefined }));
     v.list.push(entry);
+    if (entry.reply?.kind === 'edit') for (const file of entry.reply.files) this.edits.push({ seq: this.count, file });
     v.seqs.push(this.count++);
     v.frozen = undefined;
   }
@@ -133,6 +141,10 @@ class ThreadView implements ThreadLedger {
 
   get threadId(): string {
     return this.state.threadId;
+  }
+
+  editedFiles(): readonly EditedFile[] {
+    return this.state.edits.filter((e) => e.seq < this.size).map((e) => e.file);
   }
 
   entries(callId: string): readonly LedgerEntry[] {
@@ -430,6 +442,7 @@ function serializeEntry(e: LedgerEntry): string {
     carrier: e.carrier,
     original: e.original,
     ...(e.notes !== undefined ? { notes: e.notes } : {}),
+    ...(e.reply !== undefined ? { reply: e.reply } : {}),
   });
 }
 
@@ -474,6 +487,8 @@ function normalizeEntry(entry: LedgerEntry): LedgerEntry {
   if (typeof carrier === 'string') throw new TypeError(`ledger entry ${carrier}`);
   const notes = checkNotes(e.notes);
   if (typeof notes === 'string') throw new TypeError(`ledger entry ${notes}`);
+  const reply = e.reply === undefined ? undefined : checkReply(e.reply);
+  if (typeof reply === 'string') throw new TypeError(`ledger entry ${reply}`);
   return Object.freeze({
     threadId: e.threadId,
     callId: e.callId as string,
@@ -482,6 +497,7 @@ function normalizeEntry(entry: LedgerEntry): LedgerEntry {
     original: e.original,
     carrier,
     ...(notes !== undefined ? { notes } : {}),
+    ...(reply !== undefined ? { reply } : {}),
   });
 }
 
@@ -497,9 +513,9 @@ function parseEntry(json: string, threadId: string): LedgerEntry | string {
   const o = value as Record<string, unknown>;
   if (o.v !== RECORD_VERSION) return `unsupported record version ${JSON.stringify(o.v)}`;
   const keys = Object.keys(o);
-  const expected = Object.hasOwn(o, 'notes') ? ENTRY_KEYS_WITH_NOTES : ENTRY_KEYS;
+  const expected = [...ENTRY_KEYS, ...OPTIONAL_KEYS.filter((k) => Object.hasOwn(o, k))];
   if (keys.length !== expected.length || !expected.every((k) => Object.hasOwn(o, k))) {
-    return `record fields are ${keys.join(', ')}; expected ${ENTRY_KEYS.join(', ')} (and optionally notes)`;
+    return `record fields are ${keys.join(', ')}; expected ${ENTRY_KEYS.join(', ')} (and optionally ${OPTIONAL_KEYS.join(', ')})`;
   }
   if (o.threadId !== threadId) return `record belongs to thread ${JSON.stringify(o.threadId)}`;
   if (!isNonEmptyString(o.callId) || !isNonEmptyString(o.contribution) || !isNonEmptyString(o.tool) || typeof o.original !== 'string') {
@@ -510,5 +526,11 @@ function parseEntry(json: string, threadId: string): LedgerEntry | string {
   const notes = checkNotes(o.notes);
   if (typeof notes === 'string') return `record ${notes}`;
   if (Object.hasOwn(o, 'notes') && notes === undefined) return 'record has empty notes';
-  return Object.freeze({ threadId, callId: o.callId, contribution: o.contribution, tool: o.tool, original: o.original, carrier, ...(notes !== undefined ? { notes } : {}) });
+  const reply = Object.hasOwn(o, 'reply') ? checkReply(o.reply) : undefined;
+  if (typeof reply === 'string') return `record ${reply}`;
+  return Object.freeze({
+    threadId, callId: o.callId, contribution: o.contribution, tool: o.tool, original: o.original, carrier,
+    ...(notes !== undefined ? { notes } : {}),
+    ...(reply !== undefined ? { reply } : {}),
+  });
 }

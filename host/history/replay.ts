@@ -4,6 +4,7 @@
 import { carrierOfItem, sameCarrier } from '../carriers/carrier.ts';
 import type { Span } from '../json/json-scan.ts';
 import { replaceSpan, type Edit } from '../json/splice.ts';
+import { replyOutput } from './call-reply.ts';
 import type { LedgerEntry, ThreadLedger } from './ledger.ts';
 import { isJsonObject, type JsonObject } from '../json/json-object.ts';
 
@@ -79,6 +80,12 @@ function convertOutput(item: Json, entry: LedgerEntry): string | null {
     }
     // notify() outputs name their tool: the model called the original, not the carrier.
     if (key === 'name' && typeof value === 'string' && CARRIER_NAMES.has(value)) { out[key] = entry.tool; changed = true; continue; }
+    // A router-rendered reply (hpatch) is the whole output: the carrier's output only picks which.
+    if (key === 'output' && entry.reply !== undefined) {
+      out[key] = replyOutput(entry.reply, value);
+      changed = true;
+      continue;
+    }
     // The entry's notes (shell retention, warnings) come first, once: a notify() item has a `name`.
     if (key === 'output' && entry.notes !== undefined && !Object.hasOwn(item, 'name')) {
       out[key] = withNotes(value, entry.notes);

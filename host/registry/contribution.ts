@@ -2,6 +2,9 @@
 // tool registered by the test suite). The registry owns these; the data path only reads them.
 import type { AvailableCarriers } from '../carriers/carrier.ts';
 import type { CarrierRequest } from '../carriers/exec-request.ts';
+import type { CallReply } from '../history/call-reply.ts';
+import type { ThreadLedger } from '../history/ledger.ts';
+import type { Workspace } from '../request/environment-context.ts';
 
 /** Who provides a tool; recorded in the ledger with every translation. */
 export type ContributionSource =
@@ -30,6 +33,10 @@ export interface TranslateContext {
   readonly threadId: string;
   readonly callId: string;
   readonly carriers: AvailableCarriers;
+  /** The request's cwd and readable workspace roots (its environment context), if it carries one. */
+  readonly workspace?: Workspace | null;
+  /** This thread's ledger as of the request (built-in hpatch reads its own earlier edits there). */
+  readonly thread?: ThreadLedger | null;
 }
 
 /** A translator's answer. A thrown error or any other value is a protocol violation. */
@@ -41,9 +48,14 @@ export type TranslateOutcome =
       readonly notes?: readonly string[];
       /** Warnings about the input: read by the model first (before the notes) and logged for the operator. */
       readonly warnings?: readonly string[];
+      /** Built-in tools only: the output the model reads instead of the carrier's (hpatch's report). */
+      readonly reply?: CallReply;
     }
-  /** The model's input was rejected: the message reaches the model through a carrier. */
-  | { readonly kind: 'diagnostic'; readonly message: string };
+  /**
+   * The model's input was rejected: the message reaches the model through a carrier. `verbatim`
+   * (built-in tools only) makes the whole message the call's output, unbounded by the carrier.
+   */
+  | { readonly kind: 'diagnostic'; readonly message: string; readonly verbatim?: boolean };
 
 /** Request surfaces a contribution takes over from Codex's own tools. */
 export interface Supersedes {

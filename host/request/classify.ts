@@ -19,7 +19,7 @@ export type OwnerLocation =
 
 export type RequestShape =
   | { readonly kind: 'native'; readonly execCommand: ToolIndex; readonly applyPatch?: ToolIndex }
-  | { readonly kind: 'code_mode'; readonly owner: OwnerLocation; readonly nativeExecCommand?: ToolIndex }
+  | { readonly kind: 'code_mode'; readonly owner: OwnerLocation; readonly nativeExecCommand?: ToolIndex; readonly applyPatch?: ToolIndex }
   | { readonly kind: 'neither' };
 
 /** A request shape the router refuses; `message` is shown to the operator by Codex. */
@@ -87,7 +87,9 @@ export function classifyRequest(body: unknown): RequestShape {
   if (problems.length > 0) throw new UnsupportedShapeError(problems.join('; '));
 
   const owner = owners[0];
-  if (owner) return execCommand ? { kind: 'code_mode', owner, nativeExecCommand: execCommand } : { kind: 'code_mode', owner };
+  if (owner) {
+    return { kind: 'code_mode', owner, ...(execCommand ? { nativeExecCommand: execCommand } : {}), ...(applyPatch ? { applyPatch } : {}) };
+  }
   if (execCommand) return applyPatch ? { kind: 'native', execCommand, applyPatch } : { kind: 'native', execCommand };
   return { kind: 'neither' };
 }

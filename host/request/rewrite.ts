@@ -9,6 +9,7 @@ import { restoreHistory, type RestoredCall } from '../history/replay.ts';
 import type { Contribution, ToolSpecContext } from '../registry/contribution.ts';
 import type { ToolRegistry } from '../registry/registry.ts';
 import { classifyRequest, type RequestShape } from './classify.ts';
+import { workspaceFromInput, type Workspace } from './environment-context.ts';
 import { sanitizeOwnerDescription } from './code-mode-description.ts';
 import { execParamsShapeFromDeclaration, execParamsShapeFromSchema, renderExecParamsShape } from './exec-params-shape.ts';
 
@@ -22,6 +23,10 @@ export interface RequestContext {
   readonly exposed: ReadonlyMap<string, Contribution>;
   /** Namespace the exposed tools were placed in (Code Mode CLI form), if any. */
   readonly toolNamespace?: string;
+  /** The request's cwd and readable workspace roots (hpatch reads files there only). */
+  readonly workspace?: Workspace | null;
+  /** The thread's ledger as of this request. */
+  readonly thread?: ThreadLedger | null;
 }
 
 export interface PreparedRequest {
@@ -62,7 +67,10 @@ export function prepareRequest(text: string, body: Json, opts: PrepareOptions): 
 
   // Without a thread there is no ledger to restore history from: offer nothing to translate.
   const offer = opts.threadId !== null && opts.registry.size > 0;
-  let context: RequestContext = { threadId: opts.threadId, shape: shape.kind, carriers: null, exposed: new Map() };
+  let context: RequestContext = {
+    threadId: opts.threadId, shape: shape.kind, carriers: null, exposed: new Map(),
+    workspace: workspaceFromInput(input), thread: opts.thread,
+  };
 
   if (shape.kind === 'native') {
     const toolsSpan = span('tools')!;
@@ -93,12 +101,17 @@ export function prepareRequest(text: string, body: Json, opts: PrepareOptions): 
     }
     const execTool = container.tools[owner.toolIndex]!;
     const namespace = owner.form === 'namespace' ? owner.namespace : undefined;
+    const ownerDescription = typeof execTool['description'] === 'string' ? execTool['description'] : '';
     const carriers: AvailableCarriers = {
       code_mode_exec: namespace ? { namespace } : {},
       ...(shape.nativeExecCommand ? { exec_command: {} } : {}),
       primary: 'code_mode_exec',
+      codeModeApplyPatch: ownerDescription.includes('apply_patch(input: string)'),
     };
     if (offer) {
+      if (shape.applyPatch && opts.registry.supersedesApplyPatch) {
+        edits.push(removeElement(arrayElements(text, span('tools')!.start), shape.applyPatch.index));
+      }
       const description = typeof execTool['description'] === 'string' ? execTool['description'] : null;
       // The CLI documents exec_command as a TypeScript declaration in the owner description; an
       // app-style owner may instead sit beside an exec_command declaration object.

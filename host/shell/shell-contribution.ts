@@ -58,6 +58,7 @@ export function shellContribution(opts: ShellContributionOptions): Contribution 
       const outcome = await declared.translate(source, ctx);
       if (outcome.kind !== 'carrier') return outcome;
       const declaredReq = outcome.request;
+      if (declaredReq.kind !== 'exec') throw new Error('the shell declaration asked for a carrier other than exec');
       const argv = 'argv' in declaredReq.command ? declaredReq.command.argv : null;
       let req: ExecRequest = recoveredParams === undefined ? declaredReq : { ...declaredReq, params: { ...recoveredParams, ...declaredReq.params } };
       // The whole input is the body exactly when no shebang or directive line was removed.

@@ -4,7 +4,9 @@
 // anything else wrong is a RoutingFailure.
 import { CARRIER_ITEM, type Carrier } from '../carriers/carrier.ts';
 import { CarrierInputError } from '../carriers/carrier-errors.ts';
-import { renderDiagnosticCarrier, renderExecCarrier } from '../carriers/exec-wrapper.ts';
+import { renderDiagnosticCarrier } from '../carriers/exec-wrapper.ts';
+import { renderCarrier } from '../carriers/render-carrier.ts';
+import type { CallReply } from '../history/call-reply.ts';
 import type { Ledger } from '../history/ledger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { contributionIdentity, type TranslateOutcome } from '../registry/contribution.ts';
@@ -48,7 +50,7 @@ export async function translateCall(item: Json, originalText: string, ctx: Reque
 
   let outcome: TranslateOutcome;
   try {
-    outcome = await contribution.translate(input, { threadId: ctx.threadId, callId, carriers });
+    outcome = await contribution.translate(input, { threadId: ctx.threadId, callId, carriers, workspace: ctx.workspace ?? null, thread: ctx.thread ?? null });
   } catch (e) {
     deps.metrics.translation(name, 'none', 'routing_failure');
     throw new RoutingFailure(`translator of "${name}" (${contributionIdentity(contribution)}) failed: ${errorMessage(e)}`);
@@ -58,20 +60,30 @@ export async function translateCall(item: Json, originalText: string, ctx: Reque
   let kind: CallTranslation['outcome'];
   let notes: readonly string[] = [];
   let warnings: readonly string[] = [];
+  let reply: CallReply | undefined;
+  // Only the router's own tools render their output (and enter hpatch's recovery ancestry).
+  const builtin = contribution.source.kind === 'builtin';
   try {
     if (isDiagnostic(outcome)) {
       carrier = renderDiagnosticCarrier(`${name}: ${outcome.message}`, carriers);
       kind = 'diagnostic';
+      if (outcome.verbatim === true && builtin) reply = { kind: 'refused', text: outcome.message };
     } else if (isCarrierOutcome(outcome)) {
       try {
-        carrier = renderExecCarrier(outcome.request, carriers);
+        if (outcome.request.kind === 'apply_patch' && !builtin) throw new Error('asked for an apply_patch carrier, which only the built-in hpatch may use');
+        carrier = renderCarrier(outcome.request, carriers);
         kind = 'carrier';
         warnings = outcome.warnings ?? [];
         notes = [...warnings, ...(outcome.notes ?? [])];
+        if (outcome.reply !== undefined) {
+          if (!builtin) throw new Error('returned a reply, which only built-in tools may render');
+          reply = outcome.reply;
+        }
       } catch (e) {
         if (!(e instanceof CarrierInputError)) throw e;
         carrier = renderDiagnosticCarrier(`${name}: ${e.message}`, carriers);
         kind = 'diagnostic';
+        reply = builtin && outcome.reply !== undefined ? { kind: 'refused', text: `${name}: ${e.message}` } : undefined;
       }
     } else {
       throw new Error(`returned ${describeValue(outcome)}, not a carrier or a diagnostic`);
@@ -90,6 +102,7 @@ export async function translateCall(item: Json, originalText: string, ctx: Reque
       original: originalText,
       carrier,
       ...(notes.length > 0 ? { notes } : {}),
+      ...(reply !== undefined ? { reply } : {}),
     });
   } catch (e) {
     // Without a durable record the call could never be restored: it must not reach Codex.
@@ -129,7 +142,7 @@ function isDiagnostic(o: unknown): o is { kind: 'diagnostic'; message: string } 
 function isCarrierOutcome(o: unknown): o is Extract<TranslateOutcome, { kind: 'carrier' }> {
   if (typeof o !== 'object' || o === null || (o as Json)['kind'] !== 'carrier') return false;
   const req = (o as Json)['request'];
-  return typeof req === 'object' && req !== null && (req as Json)['kind'] === 'exec';
+  return typeof req === 'object' && req !== null && ((req as Json)['kind'] === 'exec' || (req as Json)['kind'] === 'apply_patch');
 }
 
 function describeValue(v: unknown): string {

@@ -9,7 +9,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AvailableCarriers } from '../../host/carriers/carrier.ts';
-import { renderExecCarrier } from '../../host/carriers/exec-wrapper.ts';
+import { renderCarrier } from '../../host/carriers/render-carrier.ts';
 import { Ledger } from '../../host/history/ledger.ts';
 import { Metrics } from '../../host/metrics/metrics.ts';
 import type { RequestContext } from '../../host/request/rewrite.ts';
@@ -52,7 +52,7 @@ export async function benchShellCall(runs: number): Promise<string> {
     for (const c of CASES) {
       const outcome = await loaded.contribution.translate(c.input, { threadId: THREAD, callId: `call_${carriers.length}`, carriers: NATIVE });
       if (outcome.kind !== 'carrier') throw new Error(outcome.message);
-      const cmd = (JSON.parse((renderExecCarrier(outcome.request, NATIVE) as { arguments: string }).arguments) as { cmd: string }).cmd;
+      const cmd = (JSON.parse((renderCarrier(outcome.request, NATIVE) as { arguments: string }).arguments) as { cmd: string }).cmd;
       carriers.push({ name: c.name, carrier: cmd, direct: c.direct });
     }
     const time = (args: string[]): number => {
@@ -119,7 +119,7 @@ async function translateRows(iterations: number, root: string, label: string): P
       const input = inputs[i % inputs.length]!;
       const t0 = performance.now();
       const outcome = await loaded.contribution.translate(input, { threadId: THREAD, callId: `call_t${i}`, carriers: NATIVE });
-      if (outcome.kind === 'carrier') renderExecCarrier(outcome.request, NATIVE);
+      if (outcome.kind === 'carrier') renderCarrier(outcome.request, NATIVE);
       if (i >= 50) translate.push(performance.now() - t0);
     }
     for (let i = 0; i < iterations + 50; i++) {

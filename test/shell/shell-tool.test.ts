@@ -7,7 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readlinkSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AvailableCarriers } from '../../host/carriers/carrier.ts';
-import { renderDiagnosticCarrier, renderExecCarrier } from '../../host/carriers/exec-wrapper.ts';
+import { renderDiagnosticCarrier } from '../../host/carriers/exec-wrapper.ts';
+import { renderCarrier } from '../../host/carriers/render-carrier.ts';
 import { CarrierInputError } from '../../host/carriers/carrier-errors.ts';
 import type { Contribution } from '../../host/registry/contribution.ts';
 import { loadBuiltinShell } from '../../host/shell/builtin-shell.ts';
@@ -48,7 +49,7 @@ describe('REQ-SHELL-001: the built-in shell tool (plugins/shell.mjs through the 
     const outcome = await shell.translate(input, { threadId: 'thread-1', callId: `call_${++calls}`, carriers: NATIVE });
     if (outcome.kind === 'diagnostic') return { kind: 'diagnostic', message: outcome.message };
     try {
-      const carrier = renderExecCarrier(outcome.request, NATIVE);
+      const carrier = renderCarrier(outcome.request, NATIVE);
       const { cmd, ...params } = JSON.parse((carrier as { arguments: string }).arguments) as { cmd: string };
       return { kind: 'command', cmd, params };
     } catch (e) {

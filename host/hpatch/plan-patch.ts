@@ -1,0 +1,208 @@
+// One hpatch → everything it takes to have Codex apply it: verified against the files' current
+// bytes (through this thread's own earlier edits where an anchor went stale because of them), applied
+// in memory, rendered as Codex apply_patch text, with the report the model reads on success and the
+// rows it reads if Codex does not apply it. Nothing here writes; file reads come through `read`.
+import { splitLines, type LogicalLine } from '../../isolates/core-v1/lines.ts';
+import { contentTag } from '../../isolates/core-v1/rows.ts';
+import type { EditedFile } from '../history/call-reply.ts';
+import type { Workspace } from '../request/environment-context.ts';
+import { fileFacts } from '../hashline/file-facts.ts';
+import { applyEdits, newTerminator, type Region, type Segment } from './apply-edits.ts';
+import { renderApplyPatch, type CodexFileOp } from './apply-patch-text.ts';
+import type { FileOp } from './patch-model.ts';
+import { parsePatch } from './patch-parser.ts';
+import { RowBudget, regionRows, staleRows } from './report.ts';
+import { verifyEdits, type Ancestor, type Rebased, type StaleAnchor } from './verify-anchors.ts';
+import { locate, type FileState } from './workspace-files.ts';
+
+export type Plan =
+  | { readonly ok: true; readonly patch: string; readonly report: string; readonly failure: string; readonly files: EditedFile[] }
+  | { readonly ok: false; readonly refusal: string };
+
+export interface PlanInput {
+  readonly text: string;
+  readonly workspace: Workspace | null;
+  /** This thread's recorded edits, oldest first (recovery ancestry). */
+  readonly history: readonly EditedFile[];
+  readonly read: (abs: string) => FileState;
+}
+
+/** Own edits followed back from a tag: at most this many steps. */
+const MAX_ANCESTRY = 32;
+
+const refuse = (why: string): Plan => ({ ok: false, refusal: `hpatch: patch refused, nothing was written: ${why}` });
+
+interface Loaded {
+  readonly op: Extract<FileOp, { kind: 'update' }>;
+  readonly abs: string;
+  readonly moveAbs: string | null;
+  readonly lines: LogicalLine[];
+  readonly tag: string;
+}
+
+export function planPatch(input: PlanInput): Plan {
+  const parsed = parsePatch(input.text);
+  if (!parsed.ok) return refuse(`the patch does not parse: ${parsed.error}`);
+  const ws = input.workspace;
+  if (ws === null) return refuse('the request carries no environment context (cwd and workspace roots), so hpatch cannot resolve paths');
+
+  const seen = new Set<string>();
+  const claim = (abs: string, path: string): string | null => {
+    if (seen.has(abs)) return `${path} is named twice in one patch`;
+    seen.add(abs);
+    return null;
+  };
+  const updates: Loaded[] = [];
+  const others: Array<{ readonly op: Exclude<FileOp, { kind: 'update' }>; readonly abs: string; readonly tag: string | null }> = [];
+  const problems: string[] = [];
+  for (const op of parsed.patch.files) {
+    const where = locate(ws, op.path);
+    if (!where.ok) { problems.push(where.error); continue; }
+    const dup = claim(where.abs, op.path);
+    if (dup !== null) { problems.push(dup); continue; }
+    const state = input.read(where.abs);
+    if (op.kind === 'add') {
+      if (state.kind === 'file') problems.push(`${op.path} already exists: edit it with "*** Update File: ${op.path}"`);
+      else if (state.kind === 'refused') problems.push(state.why);
+      else others.push({ op, abs: where.abs, tag: null });
+      continue;
+    }
+    if (state.kind !== 'file') {
+      problems.push(state.kind === 'missing' ? `${op.path} does not exist` : state.why);
+      continue;
+    }
+    const facts = fileFacts(where.abs, state.bytes);
+    if (op.kind === 'delete') { others.push({ op, abs: where.abs, tag: facts.tag }); continue; }
+    if (facts.text === null) {
+      problems.push(`${op.path} is not UTF-8 text (${facts.encoding.kind === 'binary' ? facts.encoding.why : 'unknown encoding'}); hpatch edits text files only`);
+      continue;
+    }
+    let moveAbs: string | null = null;
+    if (op.moveTo !== null) {
+      const to = locate(ws, op.moveTo);
+      if (!to.ok) { problems.push(to.error); continue; }
+      const dupTo = claim(to.abs, op.moveTo);
+      if (dupTo !== null) { problems.push(dupTo); continue; }
+      const target = input.read(to.abs);
+      if (target.kind !== 'missing') { problems.push(target.kind === 'file' ? `${op.moveTo} already exists; hpatch does not move over a file` : target.why); continue; }
+      moveAbs = to.abs;
+    }
+    updates.push({ op, abs: where.abs, moveAbs, lines: splitLines(facts.text), tag: facts.tag });
+  }
+  if (problems.length > 0) return refuse(problems.join('\n'));
+
+  // Every anchor of every file first: one stale anchor fails the whole patch.
+  const verified = updates.map((u) => ({ u, v: verifyEdits(u.lines, u.op.edits, ancestorsOf(u.tag, input.history)) }));
+  const stale = verified.filter((x): x is { u: Loaded; v: { ok: false; stale: StaleAnchor[] } } => !x.v.ok);
+  if (stale.length > 0) {
+    const budget = new RowBudget();
+    const n = stale.reduce((s, x) => s + x.v.stale.length, 0);
+    const body = stale.flatMap((x) => staleRows(x.u.op.path, x.u.lines, x.v.stale, budget));
+    return refuse(`${n} anchor${n === 1 ? ' does' : 's do'} not hold in the current file${stale.length === 1 ? '' : 's'} ` +
+      '(changed since you read it, and not by this conversation\'s own hpatch edits); nothing was relocated.\n' +
+      `${body.join('\n')}\nUse the current rows above for the anchors and send the whole patch again.`);
+  }
+
+  const codexOps: CodexFileOp[] = [];
+  const files: EditedFile[] = [];
+  const report: string[] = [];
+  const failure: string[] = [];
+  const notes: string[] = [];
+  const rebasedAll: Array<Rebased & { path: string }> = [];
+  const budget = new RowBudget();
+  const failureBudget = new RowBudget();
+  for (const { u, v } of verified) {
+    if (!v.ok) continue;
+    const applied = applyEdits(u.lines, v.edits);
+    if (!applied.ok) return refuse(`${u.op.path}: ${applied.error}`);
+    const next = applied.lines;
+    if (ensureFinalNewline(next, newTerminator(u.lines))) notes.push(`note: ${u.op.moveTo ?? u.op.path} had no final newline; Codex's apply_patch ends every file it writes with one`);
+    const after = contentTag(joinLines(next));
+    const shown = u.op.moveTo ?? u.op.path;
+    codexOps.push({ kind: 'update', path: u.abs, moveTo: u.moveAbs, old: u.lines, next, map: applied.map });
+    files.push({ path: u.moveAbs ?? u.abs, before: u.tag, after, map: applied.map });
+    rebasedAll.push(...v.rebased.map((r) => ({ ...r, path: u.op.path })));
+    const move = u.op.moveTo !== null ? ` (moved from ${u.op.path})` : '';
+    report.push(`*** ${shown}${move}: ${next.length} line${next.length === 1 ? '' : 's'}, tag ${after} (was ${u.tag})`);
+    report.push(...regionRows(shown, next, applied.regions, budget));
+    failure.push(`*** ${u.op.path}: tag ${u.tag} as verified`);
+    failure.push(...regionRows(u.op.path, u.lines, oldRegions(applied.map, u.lines.length), failureBudget));
+  }
+  for (const o of others) {
+    if (o.op.kind === 'delete') {
+      codexOps.push({ kind: 'delete', path: o.abs });
+      files.push({ path: o.abs, before: o.tag, after: null, map: [] });
+      report.push(`*** ${o.op.path}: deleted`);
+      failure.push(`*** ${o.op.path}: tag ${o.tag} as verified (to be deleted)`);
+      continue;
+    }
+    const next: LogicalLine[] = o.op.lines.map((text) => ({ text, terminator: '\n' }));
+    const after = contentTag(joinLines(next));
+    codexOps.push({ kind: 'add', path: o.abs, next });
+    files.push({ path: o.abs, before: null, after, map: [] });
+    report.push(`*** ${o.op.path}: added, ${next.length} line${next.length === 1 ? '' : 's'}, tag ${after}`);
+    report.push(...regionRows(o.op.path, next, next.length > 0 ? [{ start: 1, count: next.length }] : [], budget));
+    failure.push(`*** ${o.op.path}: did not exist as verified (to be added)`);
+  }
+  const n = files.length;
+  const head = `hpatch: applied to ${n} file${n === 1 ? '' : 's'}.`;
+  const rebased = rebasedAll.map((r) => `rebased: "@@ ${r.edit}" in ${r.path} was read from tag ${r.from}, before this conversation's own later hpatch edit; its anchors were carried to the current lines`);
+  const cut = budget.cut ? ['(the report was cut at its size limit: hread the files for the rest)'] : [];
+  return {
+    ok: true,
+    patch: renderApplyPatch(codexOps),
+    report: [head, ...report, ...rebased, ...notes, ...cut].join('\n') + '\n',
+    failure: ['Rows as hpatch verified them before the patch (unchanged if Codex wrote nothing):', ...failure].join('\n') + '\n',
+    files,
+  };
+}
+
+/** Earlier versions of a file with tag `tag`, newest first, through this thread's own edits. */
+export function ancestorsOf(tag: string, history: readonly EditedFile[]): Ancestor[] {
+  const out: Ancestor[] = [];
+  const maps: Array<readonly Segment[]> = [];
+  const visited = new Set<string>([tag]);
+  let at = tag;
+  let end = history.length;
+  while (out.length < MAX_ANCESTRY) {
+    let k = end - 1;
+    while (k >= 0 && !(history[k]!.after === at && history[k]!.before !== null)) k--;
+    if (k < 0) break;
+    const f = history[k]!;
+    maps.unshift(f.map);
+    at = f.before!;
+    if (visited.has(at)) break;
+    visited.add(at);
+    out.push({ tag: at, maps: [...maps] });
+    end = k;
+  }
+  return out;
+}
+
+/** Codex's applier leaves every non-empty file ending in a line end; true when that changes `lines`. */
+function ensureFinalNewline(lines: LogicalLine[], term: LogicalLine['terminator']): boolean {
+  const last = lines[lines.length - 1];
+  if (last === undefined || last.terminator !== '') return false;
+  lines[lines.length - 1] = { text: last.text, terminator: term };
+  return true;
+}
+
+function joinLines(lines: readonly LogicalLine[]): string {
+  let s = '';
+  for (const l of lines) s += l.text + l.terminator;
+  return s;
+}
+
+/** The old file's changed lines: the gaps between unchanged segments (a removal point shows its neighbours). */
+function oldRegions(map: readonly Segment[], n: number): Region[] {
+  const out: Region[] = [];
+  let o = 1;
+  for (const [from, , len] of map) {
+    if (from > o) out.push({ start: o, count: from - o });
+    else if (from === o && out.length === 0 && o > 1) out.push({ start: o, count: 0 });
+    o = from + len;
+  }
+  if (o <= n) out.push({ start: o, count: n - o + 1 });
+  if (out.length === 0) out.push({ start: Math.min(o, Math.max(n, 1)), count: 0 });
+  return out;
+}
