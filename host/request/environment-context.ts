@@ -89,7 +89,10 @@ function decode(s: string | undefined): string | null {
       case 'amp': return '&';
       case 'quot': return '"';
       case 'apos': return "'";
-      default: return String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10));
+      default: {
+        const cp = e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+        return cp <= 0x10ffff ? String.fromCodePoint(cp) : '\uFFFD';
+      }
     }
   });
 }

@@ -81,7 +81,8 @@ describe('hpatch-mode request rewrite', () => {
       JSON.stringify(body['input'][0]['tools'][0]['tools'][0]).replace(origDesc, JSON.stringify(desc)),
       (m) => `${m},${spec}`);
     expect(out.text).to.equal(expected);
-    expect(out.context.carriers).to.deep.equal({ code_mode_exec: { namespace: 'functions' }, primary: 'code_mode_exec' });
+    // The owner declares tools.apply_patch: hpatch's Code Mode carrier calls it.
+    expect(out.context.carriers).to.deep.equal({ code_mode_exec: { namespace: 'functions' }, primary: 'code_mode_exec', codeModeApplyPatch: true });
     expect(out.context.toolNamespace).to.equal('functions');
     const toolDesc = ns['tools'][1]['description'] as string;
     expect(toolDesc).to.contain('yield_time_ms?: number;').and.not.contain('cmd: string');
@@ -93,7 +94,7 @@ describe('hpatch-mode request rewrite', () => {
     const out = prepare(body, plain);
     const parsed = JSON.parse(out.text) as Json;
     expect((parsed['input'][0]['tools'] as Json[]).map((t) => t['name'])).to.deep.equal(['exec', 'argv_echo', 'wait']);
-    expect(out.context.carriers).to.deep.equal({ code_mode_exec: {}, primary: 'code_mode_exec' });
+    expect(out.context.carriers).to.deep.equal({ code_mode_exec: {}, primary: 'code_mode_exec', codeModeApplyPatch: true });
     expect(out.context.toolNamespace).to.equal(undefined);
     // A contribution that does not supersede exec_command leaves the owner description alone.
     expect(parsed['input'][0]['tools'][0]).to.deep.equal(owner);
