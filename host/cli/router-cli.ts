@@ -34,7 +34,7 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
       disposeShell = shell.dispose;
     } else problems.push(...shell.problems);
     const { hpatchContribution } = await import('../hpatch/hpatch-contribution.ts');
-    builtins.push(hpatchContribution());
+    builtins.push(hpatchContribution({ storage: () => shellStorage }));
     plugins = await loadConfiguredPlugins(builtins.map((c) => c.name));
     if (plugins.ok) tools = [...builtins, ...plugins.contributions];
     else problems.push(...plugins.problems);

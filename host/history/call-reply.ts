@@ -17,8 +17,12 @@ export interface EditedFile {
 export type CallReply =
   /** The call was refused before anything ran: the model reads `text`, whatever the carrier printed. */
   | { readonly kind: 'refused'; readonly text: string }
-  /** An edit: `report` when Codex applied it, else Codex's own output followed by `failure`. */
-  | { readonly kind: 'edit'; readonly report: string; readonly failure: string; readonly files: readonly EditedFile[] };
+  /**
+   * An edit: `report` when it was applied, else Codex's own output followed by `failure`. Codex
+   * applies workspace edits (its output says whether it did); `by: 'router'` marks an edit the
+   * router made itself (retained scripts), whose report is the output whatever the carrier printed.
+   */
+  | { readonly kind: 'edit'; readonly report: string; readonly failure: string; readonly files: readonly EditedFile[]; readonly by?: 'router' };
 
 export const MAX_REPLY_CHARS = 64 * 1024;
 const MAX_EDITED_FILES = 100;
@@ -30,6 +34,7 @@ const CODEX_APPLIED = 'Success. Updated the following files:';
 /** The model-visible output for a carrier output, as a string. */
 export function replyOutput(reply: CallReply, carrierOutput: unknown): string {
   if (reply.kind === 'refused') return reply.text;
+  if (reply.by === 'router') return reply.report;
   const text = outputText(carrierOutput);
   if (applied(carrierOutput, text)) return reply.report;
   return `hpatch: Codex did not apply the patch; it answered:\n${text.trimEnd()}\n\n${reply.failure}`;
@@ -65,7 +70,8 @@ export function checkReply(v: unknown): CallReply | string {
     const t = text('text');
     return t === null || Object.keys(o).length !== 2 ? 'reply is not a valid refusal' : Object.freeze({ kind: 'refused', text: t });
   }
-  if (o['kind'] !== 'edit' || Object.keys(o).length !== 4) return 'reply kind is not refused or edit';
+  const byRouter = o['by'] === 'router';
+  if (o['kind'] !== 'edit' || Object.keys(o).length !== (byRouter ? 5 : 4)) return 'reply kind is not refused or edit';
   const report = text('report');
   const failure = text('failure');
   if (report === null || failure === null) return `reply report and failure must be strings of at most ${MAX_REPLY_CHARS} characters`;
@@ -77,7 +83,7 @@ export function checkReply(v: unknown): CallReply | string {
     if (typeof c === 'string') return c;
     checked.push(c);
   }
-  return Object.freeze({ kind: 'edit', report, failure, files: Object.freeze(checked) });
+  return Object.freeze({ kind: 'edit', report, failure, files: Object.freeze(checked), ...(byRouter ? { by: 'router' as const } : {}) });
 }
 
 const TAG = /^[0-9a-f]{8}$/;
@@ -85,7 +91,7 @@ const TAG = /^[0-9a-f]{8}$/;
 function checkFile(v: unknown): EditedFile | string {
   if (typeof v !== 'object' || v === null) return 'reply file is not an object';
   const f = v as Record<string, unknown>;
-  if (typeof f['path'] !== 'string' || !(f['path'] as string).startsWith('/')) return 'reply file path must be absolute';
+  if (typeof f['path'] !== 'string' || !/^(?:\/|@shell\/)/.test(f['path'] as string)) return 'reply file path must be absolute or @shell/ID';
   for (const k of ['before', 'after']) {
     if (f[k] !== null && !(typeof f[k] === 'string' && TAG.test(f[k] as string))) return `reply file ${k} must be a tag or null`;
   }

@@ -3,6 +3,7 @@
 // the rendered apply_patch text; the model reads the router's report (call-reply.ts) either way.
 import { grammarProblems } from '../plugins/grammar/index.ts';
 import type { Contribution, CustomToolSpec, TranslateContext, TranslateOutcome } from '../registry/contribution.ts';
+import type { ShellThreadStorage } from '../shell/thread-storage.ts';
 import { HPATCH_GRAMMAR } from './patch-grammar.ts';
 import { planPatch } from './plan-patch.ts';
 import { readWorkspaceFile } from './workspace-files.ts';
@@ -31,7 +32,12 @@ export const HPATCH_DESCRIPTION = `Edits files by verified anchors. First read r
 
 Rules: a range A-B is inclusive; "replace 7:1c2d" replaces one line. "+" lines are the new text only, never with a LINE:HASH| prefix, and take the file's line ends. Hunks of one file must not overlap; a hunk that changes nothing is refused. Anchors may come from the file as you read it or from an earlier hpatch report in this conversation. Paths are relative to the working directory (or absolute) and must be inside the workspace.`;
 
-export function hpatchContribution(): Contribution {
+export interface HpatchOptions {
+  /** The shell tool's per-thread storage (retained scripts), once the executor side is up. */
+  readonly storage?: () => ShellThreadStorage | null;
+}
+
+export function hpatchContribution(opts: HpatchOptions = {}): Contribution {
   const spec: CustomToolSpec = {
     type: 'custom',
     name: HPATCH_TOOL,
@@ -48,17 +54,28 @@ export function hpatchContribution(): Contribution {
     toolSpec: () => spec,
     async translate(input: string, ctx: TranslateContext): Promise<TranslateOutcome> {
       const workspace = ctx.workspace ?? null;
+      const storage = opts.storage?.() ?? null;
       const plan = planPatch({
         text: input,
         workspace,
         history: ctx.thread?.editedFiles() ?? [],
         read: (abs) => readWorkspaceFile(workspace!, abs),
+        ...(storage ? { readScript: (id: string) => storage.read(ctx.threadId, id) } : {}),
       });
       if (!plan.ok) return { kind: 'diagnostic', message: plan.refusal, verbatim: true };
+      const reply = { kind: 'edit', report: plan.report, failure: plan.failure, files: plan.files } as const;
+      if (plan.target === 'codex') return { kind: 'carrier', request: { kind: 'apply_patch', patch: plan.patch }, reply };
+      // Retained scripts are the router's own storage: it writes them (compare-and-swap against
+      // the verified bytes); the carrier only shows Codex's user what happened.
+      for (const w of plan.writes) {
+        const why = storage!.rewrite(ctx.threadId, w.id, w.expected, w.content);
+        if (why !== null) return { kind: 'diagnostic', message: `hpatch: patch refused, nothing more was written: ${why}`, verbatim: true };
+      }
+      const refs = plan.writes.map((w) => `@shell/${w.id}`).join(' ');
       return {
         kind: 'carrier',
-        request: { kind: 'apply_patch', patch: plan.patch },
-        reply: { kind: 'edit', report: plan.report, failure: plan.failure, files: plan.files },
+        request: { kind: 'exec', command: { argv: ['printf', '%s\\n', `hpatch: edited retained ${refs}`] } },
+        reply: { ...reply, by: 'router' },
       };
     },
   };

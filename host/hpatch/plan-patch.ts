@@ -15,8 +15,24 @@ import { RowBudget, regionRows, staleRows } from './report.ts';
 import { verifyEdits, type Ancestor, type Rebased, type StaleAnchor } from './verify-anchors.ts';
 import { locate, type FileState } from './workspace-files.ts';
 
+/** A retained script's new content, written by the router itself if it still holds `expected`. */
+export interface ScriptWrite {
+  readonly id: string;
+  readonly expected: Buffer;
+  readonly content: string;
+}
+
+interface PlannedEdit {
+  readonly ok: true;
+  readonly report: string;
+  readonly failure: string;
+  readonly files: EditedFile[];
+}
+
+/** Workspace files: Codex applies `patch`. Retained scripts: the router itself makes `writes`. */
 export type Plan =
-  | { readonly ok: true; readonly patch: string; readonly report: string; readonly failure: string; readonly files: EditedFile[] }
+  | (PlannedEdit & { readonly target: 'codex'; readonly patch: string })
+  | (PlannedEdit & { readonly target: 'scripts'; readonly writes: ScriptWrite[] })
   | { readonly ok: false; readonly refusal: string };
 
 export interface PlanInput {
@@ -25,7 +41,11 @@ export interface PlanInput {
   /** This thread's recorded edits, oldest first (recovery ancestry). */
   readonly history: readonly EditedFile[];
   readonly read: (abs: string) => FileState;
+  /** `@shell/<id>`: this thread's retained script (REQ-SHELL 17), when script storage is available. */
+  readonly readScript?: (id: string) => { readonly ok: true; readonly content: string } | { readonly ok: false; readonly error: string };
 }
+
+const SCRIPT_REF = '@shell/';
 
 /** Own edits followed back from a tag: at most this many steps. */
 const MAX_ANCESTRY = 32;
@@ -38,13 +58,16 @@ interface Loaded {
   readonly moveAbs: string | null;
   readonly lines: LogicalLine[];
   readonly tag: string;
+  /** Set for a retained script: its id and exact bytes as verified. */
+  readonly script: { readonly id: string; readonly bytes: Buffer } | null;
 }
 
 export function planPatch(input: PlanInput): Plan {
   const parsed = parsePatch(input.text);
   if (!parsed.ok) return refuse(`the patch does not parse: ${parsed.error}`);
   const ws = input.workspace;
-  if (ws === null) return refuse('the request carries no environment context (cwd and workspace roots), so hpatch cannot resolve paths');
+  const onlyScripts = parsed.patch.files.every((op) => op.path.startsWith(SCRIPT_REF));
+  if (ws === null && !onlyScripts) return refuse('the request carries no environment context (cwd and workspace roots), so hpatch cannot resolve paths');
 
   const seen = new Set<string>();
   const claim = (abs: string, path: string): string | null => {
@@ -55,8 +78,22 @@ export function planPatch(input: PlanInput): Plan {
   const updates: Loaded[] = [];
   const others: Array<{ readonly op: Exclude<FileOp, { kind: 'update' }>; readonly abs: string; readonly tag: string | null }> = [];
   const problems: string[] = [];
-  for (const op of parsed.patch.files) {
-    const where = locate(ws, op.path);
+  const scripts = parsed.patch.files.filter((op) => op.path.startsWith(SCRIPT_REF));
+  if (scripts.length > 0 && scripts.length < parsed.patch.files.length) {
+    return refuse('a patch edits either retained scripts (@shell/ID) or workspace files, not both: send two patches');
+  }
+  for (const op of scripts) {
+    if (op.kind !== 'update' || op.moveTo !== null) { problems.push(`${op.path}: a retained script can only be updated in place (no add, delete or move)`); continue; }
+    const id = op.path.slice(SCRIPT_REF.length);
+    const dup = claim(op.path, op.path);
+    if (dup !== null) { problems.push(dup); continue; }
+    const r = input.readScript?.(id) ?? { ok: false as const, error: 'script storage is not available' };
+    if (!r.ok) { problems.push(`${op.path}: ${r.error}`); continue; }
+    const bytes = Buffer.from(r.content, 'utf8');
+    updates.push({ op, abs: op.path, moveAbs: null, lines: splitLines(r.content), tag: contentTag(bytes), script: { id, bytes } });
+  }
+  for (const op of scripts.length > 0 ? [] : parsed.patch.files) {
+    const where = locate(ws!, op.path);
     if (!where.ok) { problems.push(where.error); continue; }
     const dup = claim(where.abs, op.path);
     if (dup !== null) { problems.push(dup); continue; }
@@ -79,7 +116,7 @@ export function planPatch(input: PlanInput): Plan {
     }
     let moveAbs: string | null = null;
     if (op.moveTo !== null) {
-      const to = locate(ws, op.moveTo);
+      const to = locate(ws!, op.moveTo);
       if (!to.ok) { problems.push(to.error); continue; }
       const dupTo = claim(to.abs, op.moveTo);
       if (dupTo !== null) { problems.push(dupTo); continue; }
@@ -87,7 +124,7 @@ export function planPatch(input: PlanInput): Plan {
       if (target.kind !== 'missing') { problems.push(target.kind === 'file' ? `${op.moveTo} already exists; hpatch does not move over a file` : target.why); continue; }
       moveAbs = to.abs;
     }
-    updates.push({ op, abs: where.abs, moveAbs, lines: splitLines(facts.text), tag: facts.tag });
+    updates.push({ op, abs: where.abs, moveAbs, lines: splitLines(facts.text), tag: facts.tag, script: null });
   }
   if (problems.length > 0) return refuse(problems.join('\n'));
 
@@ -104,6 +141,7 @@ export function planPatch(input: PlanInput): Plan {
   }
 
   const codexOps: CodexFileOp[] = [];
+  const writes: ScriptWrite[] = [];
   const files: EditedFile[] = [];
   const report: string[] = [];
   const failure: string[] = [];
@@ -116,10 +154,12 @@ export function planPatch(input: PlanInput): Plan {
     const applied = applyEdits(u.lines, v.edits);
     if (!applied.ok) return refuse(`${u.op.path}: ${applied.error}`);
     const next = applied.lines;
-    if (ensureFinalNewline(next, newTerminator(u.lines))) notes.push(`note: ${u.op.moveTo ?? u.op.path} had no final newline; Codex's apply_patch ends every file it writes with one`);
+    // The router writes retained scripts byte for byte; Codex's applier ends files with a line end.
+    if (u.script === null && ensureFinalNewline(next, newTerminator(u.lines))) notes.push(`note: ${u.op.moveTo ?? u.op.path} had no final newline; Codex's apply_patch ends every file it writes with one`);
     const after = contentTag(joinLines(next));
     const shown = u.op.moveTo ?? u.op.path;
-    codexOps.push({ kind: 'update', path: u.abs, moveTo: u.moveAbs, old: u.lines, next, map: applied.map });
+    if (u.script !== null) writes.push({ id: u.script.id, expected: u.script.bytes, content: joinLines(next) });
+    else codexOps.push({ kind: 'update', path: u.abs, moveTo: u.moveAbs, old: u.lines, next, map: applied.map });
     files.push({ path: u.moveAbs ?? u.abs, before: u.tag, after, map: applied.map });
     rebasedAll.push(...v.rebased.map((r) => ({ ...r, path: u.op.path })));
     const move = u.op.moveTo !== null ? ` (moved from ${u.op.path})` : '';
@@ -148,13 +188,13 @@ export function planPatch(input: PlanInput): Plan {
   const head = `hpatch: applied to ${n} file${n === 1 ? '' : 's'}.`;
   const rebased = rebasedAll.map((r) => `rebased: "@@ ${r.edit}" in ${r.path} was read from tag ${r.from}, before this conversation's own later hpatch edit; its anchors were carried to the current lines`);
   const cut = budget.cut ? ['(the report was cut at its size limit: hread the files for the rest)'] : [];
-  return {
+  const edit: PlannedEdit = {
     ok: true,
-    patch: renderApplyPatch(codexOps),
     report: [head, ...report, ...rebased, ...notes, ...cut].join('\n') + '\n',
     failure: ['Rows as hpatch verified them before the patch (unchanged if Codex wrote nothing):', ...failure].join('\n') + '\n',
     files,
   };
+  return writes.length > 0 ? { ...edit, target: 'scripts', writes } : { ...edit, target: 'codex', patch: renderApplyPatch(codexOps) };
 }
 
 /** Earlier versions of a file with tag `tag`, newest first, through this thread's own edits. */

@@ -115,6 +115,18 @@ export class ConfinedDir {
     return true;
   }
 
+  /** Atomically replaces the entry `name` with a new regular file holding `bytes` (written aside, then renamed over it). */
+  replaceFile(name: string, bytes: Uint8Array, mode = 0o600): void {
+    const tmp = `.tmp-${process.pid}-${Date.now().toString(36)}-${++tmpCount}`;
+    if (!this.createFile(tmp, bytes, mode)) throw new ConfinementError(`cannot write ${this.label}/${name}: temporary name taken`);
+    try {
+      renameSync(this.at(tmp), this.at(name));
+    } catch (e) {
+      try { unlinkSync(this.at(tmp)); } catch { /* already gone */ }
+      throw new ConfinementError(`cannot replace ${this.label}/${name}: ${code(e)}`);
+    }
+  }
+
   /** Reads the regular file `name` (O_NOFOLLOW: a symlink is refused), at most `max` bytes. */
   readFile(name: string, max: number): RegularFileRead {
     return readRegularFile(this.at(name), max, { noFollow: true });

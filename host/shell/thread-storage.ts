@@ -102,6 +102,28 @@ export class ShellThreadStorage {
     }
   }
 
+  /**
+   * hpatch's edit of a retained script: replaces `@shell/<artifactId>` with `content` only if it
+   * still holds exactly `expected` (what hpatch verified). Null when done, else why not.
+   */
+  rewrite(threadId: string, artifactId: string, expected: Uint8Array, content: string): string | null {
+    if (this.closed || !this.supported) return 'script storage is not available';
+    if (!isSafeThreadId(threadId) || !isSafeArtifactId(artifactId)) return `@shell/${artifactId} is not a script reference`;
+    const bytes = Buffer.from(content, 'utf8');
+    if (bytes.length > MAX_SCRIPT_BYTES) return `the edited script is ${bytes.length} bytes, over the ${MAX_SCRIPT_BYTES}-byte limit`;
+    try {
+      return this.withScripts(threadId, false, (scripts) => {
+        const now = scripts.readFile(artifactId, MAX_SCRIPT_BYTES);
+        if (!now.ok) return `@shell/${artifactId} is no longer retained`;
+        if (!now.bytes.equals(expected)) return `@shell/${artifactId} changed after hpatch verified it`;
+        scripts.replaceFile(artifactId, bytes);
+        return null;
+      });
+    } catch (e) {
+      return `@shell/${artifactId} cannot be written: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+
   /** The current content of `@shell/<artifactId>` in the thread: a regular UTF-8 file in its scripts directory. */
   read(threadId: string, artifactId: string): ScriptRead {
     if (!this.supported) return { ok: false, error: 'script storage needs Linux /proc' };

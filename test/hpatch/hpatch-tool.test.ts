@@ -2,7 +2,7 @@
 // apply_patch, translateCall turns a call into the apply_patch carrier with the report recorded in
 // the ledger, and replay shows the model its original call with the report (or Codex's failure).
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rowHash } from '../../isolates/core-v1/rows.ts';
@@ -14,6 +14,7 @@ import type { Contribution } from '../../host/registry/contribution.ts';
 import { prepareRequest, type RequestContext } from '../../host/request/rewrite.ts';
 import { translateCall } from '../../host/translate/translate-call.ts';
 import { RoutingFailure } from '../../host/translate/routing-failure.ts';
+import { ShellThreadStorage } from '../../host/shell/thread-storage.ts';
 import { capturedRequest } from '../support/fixtures.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { codexApply } from '../support/codex-applier.ts';
@@ -131,6 +132,58 @@ describe('hpatch through the data path (rewrite, translate, ledger, replay)', fu
     expect(out).to.match(/^hpatch: patch refused, nothing was written: 40 anchors do not hold/);
     expect(out.length).to.be.greaterThan(4000);
     expect(out).to.contain(`274:${rowHash(big[273]!)}|${big[273]}`).and.to.contain(`276:${rowHash(big[275]!)}|${big[275]}`);
+  });
+
+  it('@shell/<id>: edits a retained script in its private storage (compare-and-swap), chains, and refuses anything else', async () => {
+    const base = join(tmp.dir, 'base');
+    mkdirSync(base, { mode: 0o700 });
+    chmodSync(base, 0o700);
+    const storage = new ShellThreadStorage(base, '/nonexistent/shell-worker');
+    try {
+      const script = '#!/bin/sh\necho one\necho two\n';
+      expect(storage.retain(THREAD, 'call_s1', script)).to.equal(true);
+      const tool = hpatchContribution({ storage: () => storage });
+      const reg = ToolRegistry.create([tool]);
+      const body = structuredClone(capturedRequest('a-default-gpt55-001').body) as Json;
+      const { context } = prepareRequest(JSON.stringify(body), body, { registry: reg, threadId: THREAD, thread: await ledger.thread(THREAD) });
+      const run = async (input: string, id: string): Promise<{ outcome: string; cmd: string; output: string }> => {
+        const ctx = { ...context, thread: await ledger.thread(THREAD) };
+        const item = call(input, id);
+        const t = await translateCall(item, JSON.stringify(item), ctx, { ledger, metrics });
+        const echo = { type: 'function_call', id: item['id'], name: 'exec_command', arguments: t.item['arguments'], call_id: id };
+        const b2 = structuredClone(body);
+        b2['input'].push(echo, { type: 'function_call_output', call_id: id, output: 'Chunk ID: 1\nProcess exited with code 0\nOutput:\n' });
+        const next = prepareRequest(JSON.stringify(b2), b2, { registry: reg, threadId: THREAD, thread: await ledger.thread(THREAD) });
+        return { outcome: t.outcome, cmd: JSON.parse(t.item['arguments'] as string).cmd, output: ((JSON.parse(next.text) as Json)['input'] as Json[]).at(-1)!['output'] };
+      };
+      const first = await run(`*** Begin Patch\n*** Update File: @shell/call_s1\n@@ replace 3:${rowHash('echo two')}\n+echo TWO\n*** End Patch\n`, 'call_s2');
+      expect(first.outcome).to.equal('carrier');
+      expect(first.cmd).to.equal("printf '%s\\n' 'hpatch: edited retained @shell/call_s1'");
+      expect(storage.read(THREAD, 'call_s1')).to.deep.equal({ ok: true, content: '#!/bin/sh\necho one\necho TWO\n' });
+      expect(first.output).to.match(/^hpatch: applied to 1 file\.\n\*\*\* @shell\/call_s1: 3 lines/).and.contain(`3:${rowHash('echo TWO')}|echo TWO`);
+      // Chained through the thread's own edit: line 2 as first read, after an insert above it.
+      await run(`*** Begin Patch\n*** Update File: @shell/call_s1\n@@ insert at start\n+# edited\n*** End Patch\n`, 'call_s3');
+      const third = await run(`*** Begin Patch\n*** Update File: @shell/call_s1\n@@ replace 2:${rowHash('echo one')}\n+echo ONE\n*** End Patch\n`, 'call_s4');
+      expect(third.output).to.match(/rebased:/);
+      expect(storage.read(THREAD, 'call_s1')).to.deep.equal({ ok: true, content: '# edited\n#!/bin/sh\necho ONE\necho TWO\n' });
+      // Only in-place updates, never mixed with workspace files; a script swapped for a symlink is refused.
+      const refusedWith = async (input: string, id: string): Promise<string> => {
+        const r = await run(input, id);
+        expect(r.outcome).to.equal('diagnostic');
+        return r.output;
+      };
+      expect(await refusedWith('*** Begin Patch\n*** Delete File: @shell/call_s1\n*** End Patch\n', 'call_s5')).to.match(/can only be updated in place/);
+      expect(await refusedWith(`*** Begin Patch\n*** Update File: @shell/call_s1\n@@ insert at end\n+x\n*** Delete File: a.txt\n*** End Patch\n`, 'call_s6')).to.match(/not both/);
+      expect(await refusedWith('*** Begin Patch\n*** Update File: @shell/../x\n@@ insert at end\n+x\n*** End Patch\n', 'call_s7')).to.match(/not a script reference/);
+      const scripts = join(base, `hpatch-${THREAD}`, 'scripts');
+      writeFileSync(join(tmp.dir, 'elsewhere'), 'echo one\n');
+      rmSync(join(scripts, 'call_s1'));
+      symlinkSync(join(tmp.dir, 'elsewhere'), join(scripts, 'call_s1'));
+      expect(await refusedWith(`*** Begin Patch\n*** Update File: @shell/call_s1\n@@ replace 1:${rowHash('echo one')}\n+pwned\n*** End Patch\n`, 'call_s8')).to.match(/@shell\/call_s1: /);
+      expect(readFileSync(join(tmp.dir, 'elsewhere'), 'utf8')).to.equal('echo one\n');
+    } finally {
+      storage.close();
+    }
   });
 
   it('only built-in tools may ask for an apply_patch carrier or render their own reply', async () => {

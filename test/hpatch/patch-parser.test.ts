@@ -19,9 +19,9 @@ describe('hpatch patch parser', () => {
     if (!r.ok) return;
     const [u, add, empty, del, mv] = r.patch.files;
     expect(u).to.deep.include({ kind: 'update', path: 'src/a.ts', moveTo: null });
-    expect((u as { edits: unknown[] }).edits.map((e) => (e as { op: string }).op)).to.deep.equal(
+    expect((u as unknown as { edits: unknown[] }).edits.map((e) => (e as { op: string }).op)).to.deep.equal(
       ['replace', 'replace', 'delete', 'delete', 'insert_before', 'insert_after', 'insert_start', 'insert_end']);
-    expect((u as { edits: Array<{ from?: unknown; to?: unknown }> }).edits[1]).to.deep.equal({ op: 'replace', from: { line: 7, hash: '1c2d' }, to: { line: 7, hash: '1c2d' }, lines: ['z'] });
+    expect((u as unknown as { edits: unknown[] }).edits[1]).to.deep.equal({ op: 'replace', from: { line: 7, hash: '1c2d' }, to: { line: 7, hash: '1c2d' }, lines: ['z'] });
     expect(add).to.deep.equal({ kind: 'add', path: 'new.md', lines: ['# t', ''] });
     expect(empty).to.deep.equal({ kind: 'add', path: 'empty.txt', lines: [] });
     expect(del).to.deep.equal({ kind: 'delete', path: 'old.txt' });

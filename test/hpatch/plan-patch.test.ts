@@ -30,9 +30,10 @@ describe('hpatch plan (verify, apply in memory, render for Codex)', function () 
     return `${n}:${rowHash(text[n - 1]!)}`;
   };
   /** Plans, has Codex apply it, and checks every file's bytes against the tag the report promises. */
-  const applyOk = (text: string): Extract<Plan, { ok: true }> => {
+  const applyOk = (text: string): Extract<Plan, { target: 'codex' }> => {
     const p = plan(text);
     if (!p.ok) throw new Error(p.refusal);
+    if (p.target !== 'codex') throw new Error('not a Codex patch');
     const r = codexApply(p.patch, dir);
     expect(r.status, r.output).to.equal(0);
     for (const f of p.files) {
@@ -209,8 +210,7 @@ describe('hpatch plan (verify, apply in memory, render for Codex)', function () 
         writeFileSync(join(dir, 'a.txt'), 'one\ntwo\nthree\n');
         writeFileSync(join(outside, 'target.txt'), 'other\ncontent\n');
         const p = plan(patch(`*** Update File: a.txt\n@@ replace ${anchor('a.txt', 2)}\n+TWO\n`));
-        expect(p.ok).to.equal(true);
-        if (!p.ok) return;
+        if (!p.ok || p.target !== 'codex') throw new Error('not planned');
         rmSync(join(dir, 'a.txt'));
         symlinkSync(join(outside, 'target.txt'), join(dir, 'a.txt'));
         const r = codexApply(p.patch, dir);
