@@ -15,8 +15,10 @@ function codexLine(l: LogicalLine): string {
 
 // Codex's loosest comparison: trimmed, with typographic dashes, quotes and spaces as ASCII.
 function looseKey(s: string): string {
-  return s
-    .trim()
+  const t = s.trim();
+  // (most lines are ASCII: nothing to map)
+  if (!/[^\x00-\x7f]/.test(t)) return t;
+  return t
     .replace(/[\u2010-\u2015\u2212]/g, '-')
     .replace(/[\u2018\u2019\u201A\u201B]/g, "'")
     .replace(/[\u201C\u201D\u201E\u201F]/g, '"')
@@ -58,35 +60,30 @@ function changesOf(old: readonly LogicalLine[], next: readonly LogicalLine[], ma
 }
 
 class Uniqueness {
-  private readonly keys: string[];
-  private index: Map<string, number[]> | null = null;
+  /** Loose keys, computed on first use: most files are compared only near a few candidates. */
+  private readonly keys: Array<string | undefined>;
 
-  constructor(old: readonly LogicalLine[]) {
-    this.keys = old.map((l) => looseKey(codexLine(l)));
+  constructor(private readonly old: readonly LogicalLine[]) {
+    this.keys = new Array<string | undefined>(old.length);
+  }
+
+  private key(i: number): string {
+    return (this.keys[i] ??= looseKey(codexLine(this.old[i]!)));
   }
 
   /** Whether old lines [a, b) occur only at a (under the loose comparison). */
   unique(a: number, b: number): boolean {
-    if (b - a === this.keys.length) return true;
+    const n = this.old.length;
+    if (b - a === n) return true;
     if (b === a) return false;
-    this.index ??= this.build();
-    for (const p of this.index.get(this.keys[a]!)!) {
-      if (p === a || p + (b - a) > this.keys.length) continue;
+    const first = this.key(a);
+    for (let p = 0; p + (b - a) <= n; p++) {
+      if (p === a || this.key(p) !== first) continue;
       let same = true;
-      for (let k = 1; k < b - a && same; k++) same = this.keys[p + k] === this.keys[a + k];
+      for (let k = 1; k < b - a && same; k++) same = this.key(p + k) === this.key(a + k);
       if (same) return false;
     }
     return true;
-  }
-
-  private build(): Map<string, number[]> {
-    const m = new Map<string, number[]>();
-    this.keys.forEach((k, i) => {
-      const list = m.get(k);
-      if (list) list.push(i);
-      else m.set(k, [i]);
-    });
-    return m;
   }
 }
 

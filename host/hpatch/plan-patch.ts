@@ -6,7 +6,8 @@ import { splitLines, type LogicalLine } from '../../isolates/core-v1/lines.ts';
 import { contentTag } from '../../isolates/core-v1/rows.ts';
 import type { EditedFile } from '../history/call-reply.ts';
 import type { Workspace } from '../request/environment-context.ts';
-import { fileFacts } from '../hashline/file-facts.ts';
+import { decodeUtf8 } from '../hashline/fast-rows.ts';
+import { scanUtf8 } from '../../isolates/core-v1/utf8.ts';
 import { applyEdits, newTerminator, type Region, type Segment } from './apply-edits.ts';
 import { renderApplyPatch, type CodexFileOp } from './apply-patch-text.ts';
 import type { FileOp } from './patch-model.ts';
@@ -108,10 +109,11 @@ export function planPatch(input: PlanInput): Plan {
       problems.push(state.kind === 'missing' ? `${op.path} does not exist` : state.why);
       continue;
     }
-    const facts = fileFacts(where.abs, state.bytes);
-    if (op.kind === 'delete') { others.push({ op, abs: where.abs, tag: facts.tag }); continue; }
-    if (facts.text === null) {
-      problems.push(`${op.path} is not UTF-8 text (${facts.encoding.kind === 'binary' ? facts.encoding.why : 'unknown encoding'}); hpatch edits text files only`);
+    const tag = contentTag(state.bytes);
+    if (op.kind === 'delete') { others.push({ op, abs: where.abs, tag }); continue; }
+    const text = textOf(state.bytes);
+    if (typeof text !== 'string') {
+      problems.push(`${op.path} is not UTF-8 text (${text.why}); hpatch edits text files only`);
       continue;
     }
     let moveAbs: string | null = null;
@@ -124,7 +126,7 @@ export function planPatch(input: PlanInput): Plan {
       if (target.kind !== 'missing') { problems.push(target.kind === 'file' ? `${op.moveTo} already exists; hpatch does not move over a file` : target.why); continue; }
       moveAbs = to.abs;
     }
-    updates.push({ op, abs: where.abs, moveAbs, lines: splitLines(facts.text), tag: facts.tag, script: null });
+    updates.push({ op, abs: where.abs, moveAbs, lines: splitLines(text), tag, script: null });
   }
   if (problems.length > 0) return refuse(problems.join('\n'));
 
@@ -156,7 +158,7 @@ export function planPatch(input: PlanInput): Plan {
     const next = applied.lines;
     // The router writes retained scripts byte for byte; Codex's applier ends files with a line end.
     if (u.script === null && ensureFinalNewline(next, newTerminator(u.lines))) notes.push(`note: ${u.op.moveTo ?? u.op.path} had no final newline; Codex's apply_patch ends every file it writes with one`);
-    const after = contentTag(joinLines(next));
+    const after = contentTag(Buffer.from(joinLines(next), 'utf8'));
     const shown = u.op.moveTo ?? u.op.path;
     if (u.script !== null) writes.push({ id: u.script.id, expected: u.script.bytes, content: joinLines(next) });
     else codexOps.push({ kind: 'update', path: u.abs, moveTo: u.moveAbs, old: u.lines, next, map: applied.map });
@@ -177,7 +179,7 @@ export function planPatch(input: PlanInput): Plan {
       continue;
     }
     const next: LogicalLine[] = o.op.lines.map((text) => ({ text, terminator: '\n' }));
-    const after = contentTag(joinLines(next));
+    const after = contentTag(Buffer.from(joinLines(next), 'utf8'));
     codexOps.push({ kind: 'add', path: o.abs, next });
     files.push({ path: o.abs, before: null, after, map: [] });
     report.push(`*** ${o.op.path}: added, ${next.length} line${next.length === 1 ? '' : 's'}, tag ${after}`);
@@ -217,6 +219,13 @@ export function ancestorsOf(tag: string, history: readonly EditedFile[]): Ancest
     end = k;
   }
   return out;
+}
+
+/** The text of UTF-8 `bytes`, or why they are not text (the same words as inspect_file). */
+function textOf(bytes: Uint8Array): string | { why: string } {
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) return { why: `a NUL byte at offset ${nul}` };
+  return decodeUtf8(bytes) ?? { why: `bytes that are not UTF-8 at offset ${scanUtf8(bytes).validPrefix}` };
 }
 
 /** Codex's applier leaves every non-empty file ending in a line end; true when that changes `lines`. */

@@ -5,6 +5,7 @@ import { benchStartup, benchTranslate } from './plugin-host.ts';
 import { benchInterpColdStart, benchInterpThroughput } from './interp.ts';
 import { benchShellCall, benchShellTranslate } from './shell.ts';
 import { benchHashline } from './hashline.ts';
+import { benchHpatch } from './hpatch.ts';
 
 const quick = process.argv.includes('--quick');
 console.log(`# hpatch-router benchmarks — ${new Date().toISOString()}, node ${process.version}\n`);
@@ -25,3 +26,5 @@ console.log('');
 console.log(await benchShellTranslate(quick ? 200 : 2000));
 console.log('');
 console.log(benchHashline(quick ? 2 : 5));
+console.log('');
+console.log(benchHpatch(quick ? 200 : 2000));
