@@ -2,7 +2,7 @@
 // decoding, no per-line re-encoding), for hread and hgrep on large inputs. It must give exactly what
 // core/v1's splitLines + rowHash give for the decoded text (test/hashline/fast-rows.test.ts checks
 // that on random text); core/v1 stays the definition, pure ECMAScript for the isolates.
-import { xxHash32 } from '../../isolates/core-v1/rows.ts';
+import { xxHash32Range } from '../../isolates/core-v1/rows.ts';
 
 export interface ByteLine {
   /** Byte offsets of the content (terminator excluded). */
@@ -26,8 +26,13 @@ export function byteLines(bytes: Uint8Array): ByteLine[] {
 
 /** core/v1 rowHash of the line whose UTF-8 bytes are `bytes[start, end)`. */
 export function rowHashAt(bytes: Uint8Array, start: number, end: number): string {
-  const h = xxHash32(bytes.subarray(start, end));
-  return ((h ^ (h >>> 16)) & 0xffff).toString(16).padStart(4, '0');
+  return rowHashValue(bytes, start, end).toString(16).padStart(4, '0');
+}
+
+/** The same 16-bit row hash as a number (hread writes its hex digits itself). */
+export function rowHashValue(bytes: Uint8Array, start: number, end: number): number {
+  const h = xxHash32Range(bytes, start, end);
+  return (h ^ (h >>> 16)) & 0xffff;
 }
 
 // ignoreBOM: keep a leading U+FEFF in the text, as core/v1's utf8Decode does (it is line 1's content).

@@ -4,7 +4,7 @@
 // Pure: the private command (private-commands.ts) does the reading.
 import type { LineRange } from '../../isolates/core-v1/operands.ts';
 import { bashQuote } from '../carriers/bash-quote.ts';
-import { byteLines, rowHashAt } from './fast-rows.ts';
+import { rowHashValue } from './fast-rows.ts';
 import type { FileFacts } from './file-facts.ts';
 
 /** At most this many rows per call (a model reads on with the next range). */
@@ -21,35 +21,79 @@ export interface HreadOptions {
  * `# PATH: N lines, B bytes, STYLE line ends[, no final newline][, BOM], tag TAG` and, for a range or
  * a cut window, `# lines A-B of N`; then the rows. A range past the end is an error (status 1).
  */
-export function renderHread(displayPath: string, facts: FileFacts, bytes: Uint8Array, range: LineRange | null, opts: HreadOptions = {}): { ok: true; text: string } | { ok: false; error: string } {
-  const lines = byteLines(bytes);
-  const total = lines.length;
+export function renderHread(displayPath: string, facts: FileFacts, bytes: Uint8Array, range: LineRange | null, opts: HreadOptions = {}): { ok: true; bytes: Buffer } | { ok: false; error: string } {
+  const total = facts.lines ?? 0;
   const start = range?.start ?? 1;
   const wanted = range?.end ?? total;
-  if (total === 0 && range === null) return { ok: true, text: `${header(displayPath, facts)}\n` };
+  if (total === 0 && range === null) return { ok: true, bytes: Buffer.from(`${header(displayPath, facts)}\n`, 'utf8') };
   if (start > total) return { ok: false, error: `line ${start} is past the end (${total} line${total === 1 ? '' : 's'})` };
   const end = Math.min(wanted, total);
-  const maxRows = opts.maxRows ?? HREAD_MAX_ROWS;
-  const maxBytes = opts.maxBytes ?? HREAD_MAX_BYTES;
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const rows: string[] = [];
-  let size = 0;
-  let last = start - 1;
-  for (let n = start; n <= end && rows.length < maxRows; n++) {
-    const l = lines[n - 1]!;
-    const prefix = `${n}:${rowHashAt(bytes, l.start, l.end)}|`;
-    const rowBytes = prefix.length + (l.end - l.start) + 1;
-    // Always at least one row, however long: a line is never split.
-    if (rows.length > 0 && size + rowBytes > maxBytes) break;
-    rows.push(prefix + buf.toString('utf8', l.start, l.end));
-    size += rowBytes;
-    last = n;
-  }
+  const rows = renderRows(bytes, start, end, opts.maxRows ?? HREAD_MAX_ROWS, opts.maxBytes ?? HREAD_MAX_BYTES);
+  const last = rows.last;
   const out = [header(displayPath, facts)];
   if (range !== null || last < end) out.push(`# lines ${start}-${last} of ${total}`);
-  out.push(...rows);
-  if (last < end) out.push(`# … ${end - last} more line${end - last === 1 ? '' : 's'}: hread ${bashQuote(displayPath)} ${last + 1}-${range?.end ?? ''}`);
-  return { ok: true, text: `${out.join('\n')}\n` };
+  // Bytes, not a string: the rows are the file's own bytes, written as they are (no decode and re-encode).
+  const head = Buffer.from(`${out.join('\n')}\n`, 'utf8');
+  const tail = last < end ? Buffer.from(`# … ${end - last} more line${end - last === 1 ? '' : 's'}: hread ${bashQuote(displayPath)} ${last + 1}-${range?.end ?? ''}\n`, 'utf8') : null;
+  return { ok: true, bytes: Buffer.concat(tail === null ? [head, rows.bytes] : [head, rows.bytes, tail]) };
+}
+
+const HEX = Buffer.from('0123456789abcdef', 'latin1');
+
+/** `out` with room for `need` bytes, keeping its first `keep`. */
+function grow(out: Buffer, keep: number, need: number): Buffer {
+  const grown = Buffer.allocUnsafe(Math.max(out.length * 2, need));
+  out.copy(grown, 0, 0, keep);
+  return grown;
+}
+
+/**
+ * Rows `start..end` (1-based) written straight into one buffer from the file's bytes: each line's
+ * bytes are hashed in place and copied once, with no per-line string or object (a 100k-line file
+ * is one pass). Stops before the row that would pass `maxBytes`, but always writes one row.
+ */
+function renderRows(bytes: Uint8Array, start: number, end: number, maxRows: number, maxBytes: number): { bytes: Buffer; last: number } {
+  const src = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const len = src.length;
+  let pos = 0;
+  for (let n = 1; n < start; n++) pos = src.indexOf(0x0a, pos) + 1;
+  // (plain loops: Buffer.indexOf and Buffer.copy cost more per call than a short line's bytes)
+  // Room for the whole window up front (its bytes plus a prefix per row), within the byte bound.
+  let out = Buffer.allocUnsafe(Math.max(256, Math.min(maxBytes + 256, (len - pos) + (end - start + 1) * 16)));
+  let at = 0;
+  let last = start - 1;
+  for (let n = start; n <= end && n - start < maxRows; n++) {
+    let digits = 1;
+    for (let v = n; v >= 10; v = Math.floor(v / 10)) digits++;
+    // The line is copied while its end is searched for (one pass), after room for its prefix.
+    const body = at + digits + 6;
+    let lineEnd = pos;
+    let w = body;
+    for (; lineEnd < len; lineEnd++) {
+      const c = src[lineEnd]!;
+      if (c === 0x0a) break;
+      if (w >= out.length) out = grow(out, w, w + 1);
+      out[w++] = c;
+    }
+    if (lineEnd < len && lineEnd > pos && src[lineEnd - 1] === 0x0d) w--; // CRLF: the CR is the line end's
+    const rowEnd = w + 1;
+    if (n > start && rowEnd > maxBytes) break;
+    if (rowEnd > out.length) out = grow(out, w, rowEnd);
+    for (let k = digits - 1, v = n; k >= 0; k--, v = Math.floor(v / 10)) out[at + k] = 0x30 + (v % 10);
+    at += digits;
+    out[at++] = 0x3a; // ':'
+    const h = rowHashValue(out, body, w);
+    out[at++] = HEX[(h >> 12) & 15]!;
+    out[at++] = HEX[(h >> 8) & 15]!;
+    out[at++] = HEX[(h >> 4) & 15]!;
+    out[at++] = HEX[h & 15]!;
+    out[at++] = 0x7c; // '|'
+    out[w] = 0x0a;
+    at = rowEnd;
+    last = n;
+    pos = lineEnd + 1;
+  }
+  return { bytes: out.subarray(0, at), last };
 }
 
 function header(displayPath: string, f: FileFacts): string {

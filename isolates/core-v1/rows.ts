@@ -22,15 +22,20 @@ function round(acc: number, input: number): number {
 
 /** xxHash32 (Yann Collet's XXH32) of `bytes` with `seed`, as an unsigned 32-bit integer. */
 export function xxHash32(bytes: Uint8Array, seed = 0): number {
-  const len = bytes.length;
-  let i = 0;
+  return xxHash32Range(bytes, 0, bytes.length, seed);
+}
+
+/** xxHash32 of `bytes[start, end)` (host fast paths hash lines in place; not part of the module's API). */
+export function xxHash32Range(bytes: Uint8Array, start: number, end: number, seed = 0): number {
+  const len = end - start;
+  let i = start;
   let h: number;
   if (len >= 16) {
     let v1 = (seed + P1 + P2) | 0;
     let v2 = (seed + P2) | 0;
     let v3 = seed | 0;
     let v4 = (seed - P1) | 0;
-    for (; i <= len - 16; i += 16) {
+    for (; i <= end - 16; i += 16) {
       v1 = round(v1, read32(bytes, i));
       v2 = round(v2, read32(bytes, i + 4));
       v3 = round(v3, read32(bytes, i + 8));
@@ -39,8 +44,8 @@ export function xxHash32(bytes: Uint8Array, seed = 0): number {
     h = (rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18)) | 0;
   } else h = (seed + P5) | 0;
   h = (h + len) | 0;
-  for (; i + 4 <= len; i += 4) h = Math.imul(rotl((h + Math.imul(read32(bytes, i), P3)) | 0, 17), P4);
-  for (; i < len; i++) h = Math.imul(rotl((h + Math.imul(bytes[i]!, P5)) | 0, 11), P1);
+  for (; i + 4 <= end; i += 4) h = Math.imul(rotl((h + Math.imul(read32(bytes, i), P3)) | 0, 17), P4);
+  for (; i < end; i++) h = Math.imul(rotl((h + Math.imul(bytes[i]!, P5)) | 0, 11), P1);
   h ^= h >>> 15;
   h = Math.imul(h, P2);
   h ^= h >>> 13;

@@ -9,7 +9,7 @@ const enc = (s: string): Uint8Array => Buffer.from(s, 'utf8');
 const hread = (text: string, range: { start: number; end: number | null } | null = null, opts = {}) => {
   const r = renderHread('f.txt', fileFacts('f.txt', enc(text)), enc(text), range, opts);
   if (!r.ok) throw new Error(r.error);
-  return r.text;
+  return r.bytes.toString('utf8');
 };
 
 describe('hread rows', () => {
