@@ -70,7 +70,7 @@ async function hread(ctx: PrivateContext): Promise<number> {
   }
   const r = renderHread(src.display, facts, src.bytes, range);
   if (!r.ok) return fail(ctx, 'hread', `${src.display}: ${r.error}`, 1);
-  await ctx.stdout(r.text);
+  await ctx.stdout(r.bytes);
   return 0;
 }
 
