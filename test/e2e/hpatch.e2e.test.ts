@@ -5,13 +5,13 @@
 // every patch with its own applier (intercepted apply_patch in both shapes); the files are checked
 // byte for byte and every later request shows the model its original hpatch calls with the reports.
 import { expect } from 'chai';
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rowHash } from '../../isolates/core-v1/rows.ts';
-import { describeRun, makeCodexHome, makeWorkDir, PROJECT_ROOT, removeDir, runCodex, type CodexRunResult } from '../support/codex-cli.ts';
-import { startRouterProcess, type RouterProcess } from '../support/router-process.ts';
+import { describeRun, makeCodexHome, runCodex, type CodexRunResult } from '../support/codex-cli.ts';
+import type { RouterProcess } from '../support/router-process.ts';
 import { startScriptedUpstream, type RecordedRequest, type ScriptedUpstream, type Turn } from '../support/scripted-upstream.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { createShellSession, type ShellSession } from '../support/shell-session.ts';
 
 type Json = Record<string, any>;
 
@@ -39,24 +39,12 @@ describe('end to end: hpatch with the real Codex CLI', function () {
   this.timeout(240_000);
   let upstream: ScriptedUpstream | undefined;
   let router: RouterProcess | undefined;
+  let session: ShellSession;
   let work: string;
-  let home: { dir: string; cleanup: () => void };
-  let runtime: { dir: string; cleanup: () => void };
-  let state: { dir: string; cleanup: () => void };
-  let config: { dir: string; cleanup: () => void };
-  let bin: string;
 
   beforeEach(() => {
-    work = makeWorkDir('hpatch-e2e');
-    home = tempDir('hpatch-e2e-home');
-    runtime = tempDir('hpatch-e2e-runtime');
-    state = tempDir('hpatch-e2e-state');
-    config = tempDir('hpatch-e2e-config');
-    bin = join(home.dir, 'bin');
-    mkdirSync(bin);
-    copyFileSync(join(PROJECT_ROOT, 'bin', 'shell'), join(bin, 'shell'));
-    chmodSync(join(bin, 'shell'), 0o755);
-    writeFileSync(join(home.dir, '.profile'), `export PATH=${JSON.stringify(bin)}:"$PATH"\n`);
+    session = createShellSession('hpatch-e2e');
+    work = session.work;
     writeFileSync(join(work, 'notes.txt'), `${NOTES.join('\n')}\n`);
     writeFileSync(join(work, 'other.txt'), `${OTHER.join('\n')}\n`);
   });
@@ -65,19 +53,12 @@ describe('end to end: hpatch with the real Codex CLI', function () {
     await upstream?.close();
     router = undefined;
     upstream = undefined;
-    removeDir(work);
-    for (const d of [home, runtime, state, config]) d.cleanup();
+    session.cleanup();
   });
-
-  const executorEnv = (): Record<string, string> => ({ HPATCH_RUNTIME_DIR: join(runtime.dir, 'base') });
 
   async function start(turns: Array<(req: RecordedRequest) => Turn>): Promise<void> {
     upstream = await startScriptedUpstream((req, i) => (i < turns.length ? turns[i]!(req) : { items: [{ type: 'message', text: 'Done.' }] }));
-    router = await startRouterProcess({
-      args: ['--upstream', upstream.url, '--state-dir', state.dir],
-      env: { XDG_CONFIG_HOME: config.dir, ...executorEnv() },
-      startTimeoutMs: 30_000,
-    });
+    router = await session.startRouter(upstream.url);
   }
 
   async function codex(shape: 'native' | 'code_mode', extra: { sandbox?: string } = {}): Promise<CodexRunResult> {
@@ -88,7 +69,7 @@ describe('end to end: hpatch with the real Codex CLI', function () {
       cwd: work,
       codexHome: makeCodexHome('hpatch-e2e'),
       ...(extra.sandbox ? { bypassSandbox: false, extraArgs: ['-s', extra.sandbox] } : {}),
-      env: { ...executorEnv(), HOME: home.dir, PATH: `${bin}:${process.env['PATH'] ?? ''}` },
+      env: session.codexEnv(),
       timeoutMs: 120_000,
     });
     expect(run.code, describeRun(run)).to.equal(0);

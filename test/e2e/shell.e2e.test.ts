@@ -6,17 +6,17 @@
 // model's original call with the real output. What Codex ran is read from its own session rollout.
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { describeRun, makeCodexHome, makeWorkDir, PROJECT_ROOT, removeDir, runCodex, type CodexRunResult } from '../support/codex-cli.ts';
+import { describeRun, makeCodexHome, runCodex, type CodexRunResult } from '../support/codex-cli.ts';
 import { runAppServerTurn } from '../support/codex-app-server.ts';
 import { executedCommands } from '../support/codex-rollout.ts';
 import { rowHash } from '../../isolates/core-v1/rows.ts';
-import { startRouterProcess, type RouterProcess } from '../support/router-process.ts';
+import type { RouterProcess } from '../support/router-process.ts';
 import { startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { createShellSession, type ShellSession } from '../support/shell-session.ts';
 
 type Json = Record<string, any>;
 
@@ -52,29 +52,17 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
   this.timeout(180_000);
   let upstream: ScriptedUpstream | undefined;
   let router: RouterProcess | undefined;
+  let session: ShellSession;
   let work: string;
-  let home: { dir: string; cleanup: () => void };
-  let runtime: { dir: string; cleanup: () => void };
-  let state: { dir: string; cleanup: () => void };
-  let config: { dir: string; cleanup: () => void };
   let bin: string;
   let server: Server | undefined;
 
   beforeEach(() => {
-    work = makeWorkDir('shell-e2e');
-    home = tempDir('shell-e2e-home');
-    runtime = tempDir('shell-e2e-runtime');
-    state = tempDir('shell-e2e-state');
-    config = tempDir('shell-e2e-config');
-    bin = join(home.dir, 'bin');
-    mkdirSync(bin);
-    // What `make install` puts beside hpatch-router: the fixed locator.
-    copyFileSync(join(PROJECT_ROOT, 'bin', 'shell'), join(bin, 'shell'));
-    chmodSync(join(bin, 'shell'), 0o755);
+    session = createShellSession('shell-e2e');
+    work = session.work;
+    bin = session.bin;
     // A test executable standing for an external tool such as `rtk`: prints its argv, one per line.
     writeFileSync(join(bin, 'rtk'), '#!/bin/sh\nfor a in "$@"; do printf "arg[%s]\\n" "$a"; done\n', { mode: 0o755 });
-    // Codex runs commands with `bash -lc`: the login profile puts the install's bin on PATH.
-    writeFileSync(join(home.dir, '.profile'), `export PATH=${JSON.stringify(bin)}:"$PATH"\n`);
   });
   afterEach(async () => {
     await router?.stop();
@@ -83,20 +71,13 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
     router = undefined;
     upstream = undefined;
     server = undefined;
-    removeDir(work);
-    for (const d of [home, runtime, state, config]) d.cleanup();
+    session.cleanup();
   });
-
-  const executorEnv = (): Record<string, string> => ({ HPATCH_RUNTIME_DIR: join(runtime.dir, 'base') });
 
   async function start(calls: readonly ShellCall[], namespace?: string): Promise<void> {
     const items = calls.map((c) => ({ type: 'custom_tool_call' as const, name: 'shell', input: c.input, call_id: c.id, ...(namespace ? { namespace } : {}) }));
     upstream = await startScriptedUpstream([{ items }, { items: [{ type: 'message', text: 'All done.' }] }]);
-    router = await startRouterProcess({
-      args: ['--upstream', upstream.url, '--state-dir', state.dir],
-      env: { XDG_CONFIG_HOME: config.dir, ...executorEnv() },
-      startTimeoutMs: 30_000,
-    });
+    router = await session.startRouter(upstream.url);
   }
 
   async function codex(shape: 'native' | 'code_mode', extraEnv: Record<string, string> = {}): Promise<CodexRunResult> {
@@ -106,7 +87,7 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
       ...(shape === 'native' ? { model: 'gpt-5.5' } : {}),
       cwd: work,
       codexHome: makeCodexHome('shell-e2e'),
-      env: { ...executorEnv(), HOME: home.dir, PATH: `${bin}:${process.env['PATH'] ?? ''}`, ...extraEnv },
+      env: session.codexEnv(extraEnv),
     });
     expect(run.code, describeRun(run)).to.equal(0);
     return run;
@@ -254,7 +235,7 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
         if (req.turnIndex === 1) {
           // The stored script is edited between the calls (hpatch will do this; here the file itself).
           const thread = String(req.headers['thread-id'] ?? req.headers['session-id']);
-          const file = join(runtime.dir, 'base', `hpatch-${thread}`, 'scripts', 'call_keep');
+          const file = join(session.runtimeBase, `hpatch-${thread}`, 'scripts', 'call_keep');
           expect(readFileSync(file, 'utf8')).to.equal('#!python3\nprint("v1")\n');
           writeFileSync(file, '#!python3\nprint("v2")\n');
           return { items: [rerun, missing] };
@@ -262,7 +243,7 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
         if (req.turnIndex === 2) return { items: [{ type: 'message', text: 'All done.' }] };
         return { items: [{ type: 'message', text: 'Done.' }] };
       });
-      router = await startRouterProcess({ args: ['--upstream', upstream.url, '--state-dir', state.dir], env: { XDG_CONFIG_HOME: config.dir, ...executorEnv() }, startTimeoutMs: 30_000 });
+      router = await session.startRouter(upstream.url);
       const run = await codex(shape);
       const reqs = upstream.responsesRequests();
       expect(reqs).to.have.length(3);
@@ -280,10 +261,10 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
       const cmds = executedCommands(run.codexHome);
       expect(cmds.filter((c) => c.startsWith('shell python3'))).to.deep.equal([`shell python3 $'print("v1")\\n'`, `shell python3 $'print("v2")\\n'`]);
       // Shutdown removes the thread storage this router created (its .runtime link and scripts).
-      expect(readdirSync(join(runtime.dir, 'base')).filter((n) => n.startsWith('hpatch-'))).to.have.length(1);
+      expect(readdirSync(session.runtimeBase).filter((n) => n.startsWith('hpatch-'))).to.have.length(1);
       await router!.stop();
       router = undefined;
-      expect(readdirSync(join(runtime.dir, 'base')).filter((n) => n.startsWith('hpatch-'))).to.deep.equal([]);
+      expect(readdirSync(session.runtimeBase).filter((n) => n.startsWith('hpatch-'))).to.deep.equal([]);
     });
   }
 
@@ -336,7 +317,7 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
       }
       return { items: [{ type: 'message', text: 'All done.' }] };
     });
-    router = await startRouterProcess({ args: ['--upstream', upstream.url, '--state-dir', state.dir], env: { XDG_CONFIG_HOME: config.dir, ...executorEnv() }, startTimeoutMs: 30_000 });
+    router = await session.startRouter(upstream.url);
     const run = await codex(shape);
     const reqs = upstream.responsesRequests();
     expect(reqs.length, 'three model requests').to.equal(3);
@@ -377,7 +358,7 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
   });
 
   it('native: #!params={"workdir":…,"tty":true} runs the worker in that directory on a terminal (acceptance 12)', async () => {
-    const dir = join(home.dir, 'elsewhere');
+    const dir = join(session.home, 'elsewhere');
     mkdirSync(dir);
     const call = { id: 'call_params', input: `#!python3\n#!params={"workdir":${JSON.stringify(dir)},"tty":true}\nimport os, sys\nprint(os.getcwd(), sys.stdout.isatty())\n` };
     await start([call]);
@@ -405,7 +386,7 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
       const ns = placementOf(req.json, 'shell');
       return { items: [{ type: 'custom_tool_call', name: 'shell', ...call, ...(ns ? { namespace: ns } : {}) }] };
     });
-    router = await startRouterProcess({ args: ['--upstream', upstream.url, '--state-dir', state.dir], env: { XDG_CONFIG_HOME: config.dir, ...executorEnv() }, startTimeoutMs: 30_000 });
+    router = await session.startRouter(upstream.url);
   }
 
   it('codex app-server (JSON-RPC over stdio, as the IDE extensions drive it): the scripted model calls shell and Codex runs the worker carrier', async () => {
@@ -414,7 +395,7 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
     const codexHome = makeCodexHome('shell-app');
     const turn = await runAppServerTurn({
       baseUrl: router!.baseUrl, codexHome, cwd: work, prompt: 'Use the shell tool.',
-      env: { ...executorEnv(), HOME: home.dir, PATH: `${bin}:${process.env['PATH'] ?? ''}` },
+      env: session.codexEnv(),
     });
     expect(turn.commands).to.have.length(1);
     expect(turn.commands[0]!.output).to.equal('from app-server 42\n');
@@ -434,7 +415,7 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
     try {
       const turn = await runAppServerTurn({
         baseUrl: router!.baseUrl, codexHome: makeCodexHome('shell-cancel'), cwd: work, prompt: 'Use the shell tool.', model: 'gpt-5.5',
-        env: { ...executorEnv(), HOME: home.dir, PATH: `${bin}:${process.env['PATH'] ?? ''}` },
+        env: session.codexEnv(),
         interrupt: { when: (m) => m['method'] === 'item/commandExecution/outputDelta' && String(m['params']?.['delta'] ?? '').includes('started'), afterMs: 500 },
       });
       const completed = turn.messages.find((m) => m['method'] === 'turn/completed')!;
