@@ -27,8 +27,8 @@ no JSON, no heredoc. Output, exit status and interaction are those of a command.
 - In a Bash or sh script, \`hread FILE [N-M]\` prints lines as \`LINE:HASH|text\` rows with a header
   (line ends, final newline, tag), \`hgrep [-i] [-F] [-C N] REGEX [PATH...]\` prints matching rows as
   \`path:LINE:HASH|text\` (recursive, .gitignore honoured, Rust regex syntax), \`hsymbol NAME [PATH...]\`
-  prints a definition's whole range (Go), and \`inspect_file FILE\` describes a file; hread and
-  inspect_file also take @shell/<id>.
+  prints a definition's whole range (Go, TypeScript/JavaScript, Python, Rust; Type.method for a
+  method), and \`inspect_file FILE\` describes a file; hread and inspect_file also take @shell/<id>.
 
 Write a plain command (\`rg -n foo src\`) as the whole input. Never wrap code in \`python3 -c\`,
 \`node -e\`, \`bash -c\` or a heredoc: put \`#!python3\` on the first line and the code below it.`;

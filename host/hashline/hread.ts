@@ -59,7 +59,7 @@ function renderRows(bytes: Uint8Array, start: number, end: number, maxRows: numb
   for (let n = 1; n < start; n++) pos = src.indexOf(0x0a, pos) + 1;
   // (plain loops: Buffer.indexOf and Buffer.copy cost more per call than a short line's bytes)
   // Room for the whole window up front (its bytes plus a prefix per row), within the byte bound.
-  let out = Buffer.allocUnsafe(Math.max(256, Math.min(maxBytes + 256, (len - pos) + (end - start + 1) * 16)));
+  let out: Buffer = Buffer.allocUnsafe(Math.max(256, Math.min(maxBytes + 256, (len - pos) + (end - start + 1) * 16)));
   let at = 0;
   let last = start - 1;
   for (let n = start; n <= end && n - start < maxRows; n++) {

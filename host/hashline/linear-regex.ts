@@ -1,10 +1,8 @@
 // hgrep's regex engine: Rust's `regex` crate (rregex, WebAssembly), which runs in time linear in the
 // input — a model's pattern can never make the worker backtrack for ever, as a JavaScript RegExp can
-// (`(a+)+$`). Loaded on the first search, from the node_modules beside the running dist/: the shell
-// worker starts from a V8 startup snapshot, where only built-in modules can be required directly.
-import { realpathSync } from 'node:fs';
-import { join } from 'node:path';
-import { blobDir } from '../interp/mvdan-lazy.ts';
+// (`(a+)+$`). Loaded on the first search, from the node_modules beside the running dist/
+// (package-require.ts).
+import { packageRequire } from './package-require.ts';
 
 export interface LineMatcher {
   test(line: string): boolean;
@@ -52,43 +50,10 @@ export function fixedString(needle: string, caseInsensitive: boolean): LineMatch
 
 function load(): RRegexModule {
   if (loaded !== undefined) return loaded;
-  const { createRequire } = process.getBuiltinModule('node:module') as typeof import('node:module');
-  const anchors: string[] = [];
-  // (realpath: a dist/ reached through a symlink resolves modules where the real one lives)
-  const dist = startedFromBlob() ? realpathOr(blobDir()) : undefined;
-  if (dist !== undefined) anchors.push(join(dist, '..', 'package.json'));
-  if (typeof __dirname === 'string') anchors.push(join(__dirname, '..', 'package.json'));
-  anchors.push(join(process.cwd(), 'package.json'));
-  let last: unknown;
-  for (const anchor of [...anchors, ...moduleAnchor()]) {
-    try {
-      loaded = createRequire(anchor)('rregex') as RRegexModule;
-      return loaded;
-    } catch (e) {
-      last = e;
-    }
-  }
-  throw new Error(`the regex engine (rregex) cannot be loaded: ${last instanceof Error ? last.message : String(last)}`);
-}
-
-function realpathOr(p: string): string {
   try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
-}
-
-function startedFromBlob(): boolean {
-  return process.execArgv.some((a) => a === '--snapshot-blob' || a.startsWith('--snapshot-blob='));
-}
-
-/** From source (tests), this module's own location resolves the project's node_modules. */
-function moduleAnchor(): string[] {
-  try {
-    const url = (import.meta as { url?: string }).url;
-    return url ? [url] : [];
-  } catch {
-    return [];
+    loaded = packageRequire('rregex')('rregex') as RRegexModule;
+    return loaded;
+  } catch (e) {
+    throw new Error(`the regex engine (rregex) cannot be loaded: ${e instanceof Error ? e.message : String(e)}`);
   }
 }

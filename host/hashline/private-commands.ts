@@ -13,6 +13,7 @@ import { fileFacts, renderFacts, type FileFacts } from './file-facts.ts';
 import { hgrep, parseHgrepArgs } from './hgrep.ts';
 import { renderHread } from './hread.ts';
 import { hsymbol } from './hsymbol.ts';
+import { SYMBOL_LANGUAGES } from './symbol-languages.ts';
 
 /** Files larger than this are not read whole (hread and inspect_file say so). */
 export const MAX_FILE_BYTES = 256 * 1024 * 1024;
@@ -30,11 +31,11 @@ export function registerHashlineCommands(): void {
 async function hsymbolCommand(ctx: PrivateContext): Promise<number> {
   const args = ctx.argv.slice(1);
   if (args.length < 1) return fail(ctx, 'hsymbol', 'usage: hsymbol NAME|Type.Method [PATH...]', 2);
-  const r = hsymbol(args[0]!, args.length > 1 ? args.slice(1) : ['.'], ctx.cwd);
+  const r = await hsymbol(args[0]!, args.length > 1 ? args.slice(1) : ['.'], ctx.cwd);
   if ('error' in r) return fail(ctx, 'hsymbol', r.error, 2);
   if (r.text !== '') await ctx.stdout(r.text);
   for (const p of r.problems) await ctx.stderr(`hsymbol: ${p}\n`);
-  if (r.definitions === 0 && r.problems.length === 0) await ctx.stderr(`hsymbol: no definition of ${args[0]} (Go files are searched; other languages come later)\n`);
+  if (r.definitions === 0 && r.problems.length === 0) await ctx.stderr(`hsymbol: no definition of ${args[0]} (${SYMBOL_LANGUAGES} files are searched)\n`);
   return r.problems.length > 0 ? 2 : r.definitions > 0 ? 0 : 1;
 }
 

@@ -15,10 +15,24 @@ export const WALK_MAX_FILE_BYTES = 16 * 1024 * 1024;
 /** Called for each text file as `shown` (the path as the model would write it); false stops the walk. */
 export type FileVisitor = (shown: string, text: string) => boolean;
 
+export interface TextFile {
+  /** The path as the model would write it. */
+  readonly shown: string;
+  readonly text: string;
+}
+
 /** Walks every operand; returns the problems with operands (missing paths, unreadable directories). */
 export function walkTextFiles(operands: readonly string[], cwd: string, visit: FileVisitor): string[] {
   const problems: string[] = [];
-  const state = { stopped: false };
+  for (const f of textFiles(operands, cwd, problems)) if (!visit(f.shown, f.text)) break;
+  return problems;
+}
+
+/**
+ * The same walk as a generator, for a visitor that awaits between files (hsymbol loads a parser on
+ * first use); problems are appended to `problems` as they are met. Leaving the loop stops the walk.
+ */
+export function* textFiles(operands: readonly string[], cwd: string, problems: string[]): Generator<TextFile, void, undefined> {
   for (const p of operands) {
     const abs = resolve(cwd, p);
     let isDir: boolean;
@@ -29,11 +43,9 @@ export function walkTextFiles(operands: readonly string[], cwd: string, visit: F
       problems.push(`${p}: ${code === 'ENOENT' ? 'No such file or directory' : code}`);
       continue;
     }
-    if (isDir) walkDir(abs, p === '.' ? '' : p.replace(/\/+$/, ''), [], visit, problems, state);
-    else visitFile(abs, p, visit, state);
-    if (state.stopped) break;
+    if (isDir) yield* walkDir(abs, p === '.' ? '' : p.replace(/\/+$/, ''), [], problems);
+    else yield* visitFile(abs, p);
   }
-  return problems;
 }
 
 interface Layer {
@@ -42,7 +54,7 @@ interface Layer {
   readonly dir: string;
 }
 
-function walkDir(abs: string, shown: string, layers: readonly Layer[], visit: FileVisitor, problems: string[], state: { stopped: boolean }): void {
+function* walkDir(abs: string, shown: string, layers: readonly Layer[], problems: string[]): Generator<TextFile, void, undefined> {
   let names: string[];
   try {
     names = readdirSync(abs);
@@ -55,7 +67,6 @@ function walkDir(abs: string, shown: string, layers: readonly Layer[], visit: Fi
   // Byte order of names: the same tree gives the same output everywhere.
   names.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   for (const name of names) {
-    if (state.stopped) return;
     if (name === '.git') continue;
     const childAbs = join(abs, name);
     const childShown = shown === '' ? name : `${shown}/${name}`;
@@ -68,8 +79,8 @@ function walkDir(abs: string, shown: string, layers: readonly Layer[], visit: Fi
     if (st.isSymbolicLink()) continue;
     const isDir = st.isDirectory();
     if (isIgnored(here, childShown, isDir)) continue;
-    if (isDir) walkDir(childAbs, childShown, here, visit, problems, state);
-    else if (st.isFile()) visitFile(childAbs, childShown, visit, state);
+    if (isDir) yield* walkDir(childAbs, childShown, here, problems);
+    else if (st.isFile()) yield* visitFile(childAbs, childShown);
   }
 }
 
@@ -90,10 +101,9 @@ function readIgnoreFile(path: string): IgnoreRule[] {
   }
 }
 
-function visitFile(abs: string, shown: string, visit: FileVisitor, state: { stopped: boolean }): void {
+function* visitFile(abs: string, shown: string): Generator<TextFile, void, undefined> {
   const r = readRegularFile(abs, WALK_MAX_FILE_BYTES);
   if (!r.ok || r.bytes.includes(0)) return;
-  const bytes = r.bytes;
-  const text = decodeUtf8(bytes);
-  if (text !== null && !visit(shown, text)) state.stopped = true;
+  const text = decodeUtf8(r.bytes);
+  if (text !== null) yield { shown, text };
 }

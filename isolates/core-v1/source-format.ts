@@ -14,7 +14,7 @@ export interface SourceClass {
   readonly hread: boolean;
   /** Rows can be edited (any UTF-8 text). */
   readonly hpatch: boolean;
-  /** Symbol definitions can be looked up (v1: Go only). */
+  /** Symbol definitions can be looked up (`hsymbol`: Go, TypeScript, JavaScript, Python, Rust). */
   readonly hsymbol: boolean;
   /** What decided the format. */
   readonly basis: 'basename' | 'extension' | 'content' | 'default';
@@ -90,9 +90,12 @@ function lower(s: string): string {
   return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 }
 
+/** The formats whose definitions hsymbol finds. */
+const SYMBOL_FORMATS: ReadonlySet<SourceFormat> = new Set<SourceFormat>(['go', 'typescript', 'javascript', 'python', 'rust']);
+
 function result(format: SourceFormat, basis: SourceClass['basis']): SourceClass {
   const text = format !== 'binary';
-  return { format, hread: text, hpatch: text, hsymbol: format === 'go', basis };
+  return { format, hread: text, hpatch: text, hsymbol: SYMBOL_FORMATS.has(format), basis };
 }
 
 function byName(path: string): { format: SourceFormat; basis: 'basename' | 'extension' } | null {
@@ -124,7 +127,7 @@ function byShebang(text: string): SourceFormat | null {
  *    A binary extension with a sample that passed step 1 → 'text' (basis content).
  * 3. No rule matched and the sample starts with a shebang → its interpreter's format (basis content).
  * 4. Otherwise 'text' (basis default).
- * hread and hpatch apply to every format but 'binary'; hsymbol only to 'go'.
+ * hread and hpatch apply to every format but 'binary'; hsymbol to 'go', 'typescript', 'javascript', 'python' and 'rust'.
  */
 export function classifySource(path: string, sample?: string | Uint8Array, options: ClassifyOptions = {}): SourceClass {
   let text: string | undefined;

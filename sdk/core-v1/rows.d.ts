@@ -1,5 +1,7 @@
 /** xxHash32 (Yann Collet's XXH32) of `bytes` with `seed`, as an unsigned 32-bit integer. */
 export declare function xxHash32(bytes: Uint8Array, seed?: number): number;
+/** xxHash32 of `bytes[start, end)` (host fast paths hash lines in place; not part of the module's API). */
+export declare function xxHash32Range(bytes: Uint8Array, start: number, end: number, seed?: number): number;
 /**
  * The row hash of one line's content (no terminator): xxHash32 (seed 0) of its exact UTF-8 bytes,
  * folded to 16 bits as `(h ^ (h >>> 16)) & 0xffff`, as 4 lowercase hex digits.

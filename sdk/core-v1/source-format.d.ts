@@ -5,7 +5,7 @@ export interface SourceClass {
     readonly hread: boolean;
     /** Rows can be edited (any UTF-8 text). */
     readonly hpatch: boolean;
-    /** Symbol definitions can be looked up (v1: Go only). */
+    /** Symbol definitions can be looked up (`hsymbol`: Go, TypeScript, JavaScript, Python, Rust). */
     readonly hsymbol: boolean;
     /** What decided the format. */
     readonly basis: 'basename' | 'extension' | 'content' | 'default';
@@ -25,6 +25,6 @@ export declare const SOURCE_EXTENSIONS: Readonly<Record<string, SourceFormat>>;
  *    A binary extension with a sample that passed step 1 → 'text' (basis content).
  * 3. No rule matched and the sample starts with a shebang → its interpreter's format (basis content).
  * 4. Otherwise 'text' (basis default).
- * hread and hpatch apply to every format but 'binary'; hsymbol only to 'go'.
+ * hread and hpatch apply to every format but 'binary'; hsymbol to 'go', 'typescript', 'javascript', 'python' and 'rust'.
  */
 export declare function classifySource(path: string, sample?: string | Uint8Array, options?: ClassifyOptions): SourceClass;

@@ -54,6 +54,19 @@ describe('hashline private commands in the shell worker', function () {
     expect(r.stderr).to.match(/hsymbol: no definition of Nope/);
   });
 
+  it('hsymbol loads the TypeScript, Python and Rust grammars in the worker on first use (from beside the snapshot)', () => {
+    const ts = ['export class Greeter {', '  hello(): string {', '    return "}";', '  }', '}'];
+    writeFileSync(join(work, 'sub', 'm.ts'), `${ts.join('\n')}\n`);
+    writeFileSync(join(work, 'sub', 'm.py'), 'def hello():\n    return "hi"\n');
+    writeFileSync(join(work, 'sub', 'm.rs'), 'fn hello() -> &\'static str {\n    "hi"\n}\n');
+    const r = run('hsymbol Greeter.hello sub; echo "st=$?"; hsymbol hello sub | grep "^#"; hsymbol nope sub; echo "st=$?"');
+    expect(r.stdout).to.equal([
+      '# sub/m.ts: method Greeter.hello, lines 2-4', ...[2, 3, 4].map((n) => `sub/m.ts:${n}:${rowHash(ts[n - 1]!)}|${ts[n - 1]}`), 'st=0',
+      '# sub/m.py: function hello, lines 1-2', '# sub/m.rs: fn hello, lines 1-3', '# sub/m.ts: method Greeter.hello, lines 2-4', 'st=1', '',
+    ].join('\n'));
+    expect(r.stderr).to.equal('hsymbol: no definition of nope (Go, TypeScript/JavaScript, Python and Rust files are searched)\n');
+  });
+
   it('usage errors are status 2, and a binary file is refused with what inspect_file says', () => {
     expect(run('hread').status).to.equal(2);
     expect(run('hread sub/notes.txt x-y')).to.include({ status: 2 }).and.to.have.property('stderr').that.match(/bad line range/);

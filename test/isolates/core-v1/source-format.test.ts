@@ -45,7 +45,7 @@ describe('core-v1 classifySource', () => {
       expect(c.basis).to.equal(basis);
       expect(c.hread).to.equal(format !== 'binary');
       expect(c.hpatch).to.equal(format !== 'binary');
-      expect(c.hsymbol).to.equal(format === 'go');
+      expect(c.hsymbol).to.equal(['go', 'typescript', 'javascript', 'python', 'rust'].includes(format));
     });
   }
 
