@@ -7,6 +7,7 @@ import { splitLines } from '../../isolates/core-v1/lines.ts';
 import { parsePositiveInt } from '../../isolates/core-v1/operands.ts';
 import { compileRegex, fixedString, type LineMatcher } from './linear-regex.ts';
 import { BoundedLines } from './bounded-lines.ts';
+import { requiredLiteral } from './required-literal.ts';
 import { walkTextFiles } from './tree-walk.ts';
 
 const MAX_CONTEXT = 20;
@@ -55,10 +56,13 @@ export function hgrep(opts: HgrepOptions, cwd: string): HgrepResult | { error: s
   if ('error' in matcher) return { error: `bad pattern: ${matcher.error}` };
   try {
     const out = new Output();
+    // A file without the literal every match needs is skipped on its bytes (no decode, no regex).
+    const literal = opts.caseInsensitive ? null : opts.fixed ? (opts.pattern === '' ? null : opts.pattern) : requiredLiteral(opts.pattern);
+    const needle = literal === null ? null : Buffer.from(literal, 'utf8');
     const problems = walkTextFiles(opts.paths, cwd, (shown, text) => {
       searchText(shown, text, opts, matcher, out);
       return !out.full;
-    });
+    }, needle === null ? undefined : (bytes) => bytes.includes(needle));
     return { text: out.render(), matches: out.matches, problems };
   } finally {
     matcher.free();

@@ -3,7 +3,7 @@
 // followed: no loops, no escapes) and what `.gitignore`/`.ignore` files exclude (the deepest rule
 // wins); a file named as an operand is always visited. Only regular UTF-8 text files under the size
 // bound reach the visitor, with their decoded text.
-import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readRegularFile } from '../shell/confined-dir.ts';
 import { decodeUtf8 } from './fast-rows.ts';
@@ -21,10 +21,13 @@ export interface TextFile {
   readonly text: string;
 }
 
+/** A test on a file's raw bytes before it is decoded: false skips the file (hgrep's literal prefilter). */
+export type BytesFilter = (bytes: Buffer) => boolean;
+
 /** Walks every operand; returns the problems with operands (missing paths, unreadable directories). */
-export function walkTextFiles(operands: readonly string[], cwd: string, visit: FileVisitor): string[] {
+export function walkTextFiles(operands: readonly string[], cwd: string, visit: FileVisitor, accept?: BytesFilter): string[] {
   const problems: string[] = [];
-  for (const f of textFiles(operands, cwd, problems)) if (!visit(f.shown, f.text)) break;
+  for (const f of textFiles(operands, cwd, problems, accept)) if (!visit(f.shown, f.text)) break;
   return problems;
 }
 
@@ -32,7 +35,7 @@ export function walkTextFiles(operands: readonly string[], cwd: string, visit: F
  * The same walk as a generator, for a visitor that awaits between files (hsymbol loads a parser on
  * first use); problems are appended to `problems` as they are met. Leaving the loop stops the walk.
  */
-export function* textFiles(operands: readonly string[], cwd: string, problems: string[]): Generator<TextFile, void, undefined> {
+export function* textFiles(operands: readonly string[], cwd: string, problems: string[], accept?: BytesFilter): Generator<TextFile, void, undefined> {
   for (const p of operands) {
     const abs = resolve(cwd, p);
     let isDir: boolean;
@@ -43,8 +46,8 @@ export function* textFiles(operands: readonly string[], cwd: string, problems: s
       problems.push(`${p}: ${code === 'ENOENT' ? 'No such file or directory' : code}`);
       continue;
     }
-    if (isDir) yield* walkDir(abs, p === '.' ? '' : p.replace(/\/+$/, ''), [], problems);
-    else yield* visitFile(abs, p);
+    if (isDir) yield* walkDir(abs, p === '.' ? '' : p.replace(/\/+$/, ''), [], problems, accept);
+    else yield* visitFile(abs, p, accept);
   }
 }
 
@@ -54,10 +57,11 @@ interface Layer {
   readonly dir: string;
 }
 
-function* walkDir(abs: string, shown: string, layers: readonly Layer[], problems: string[]): Generator<TextFile, void, undefined> {
-  let names: string[];
+function* walkDir(abs: string, shown: string, layers: readonly Layer[], problems: string[], accept: BytesFilter | undefined): Generator<TextFile, void, undefined> {
+  let entries: Dirent[];
   try {
-    names = readdirSync(abs);
+    // The entry types come with the names (no lstat per entry, unless the file system does not say).
+    entries = readdirSync(abs, { withFileTypes: true });
   } catch (e) {
     problems.push(`${shown || '.'}: ${(e as NodeJS.ErrnoException).code}`);
     return;
@@ -65,22 +69,25 @@ function* walkDir(abs: string, shown: string, layers: readonly Layer[], problems
   const rules = [...readIgnoreFile(join(abs, '.gitignore')), ...readIgnoreFile(join(abs, '.ignore'))];
   const here = rules.length > 0 ? [...layers, { rules, dir: shown }] : layers;
   // Byte order of names: the same tree gives the same output everywhere.
-  names.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-  for (const name of names) {
+  const sorted = entries.map((d) => ({ d, key: Buffer.from(d.name) })).sort((a, b) => Buffer.compare(a.key, b.key));
+  for (const { d } of sorted) {
+    const name = d.name;
     if (name === '.git') continue;
     const childAbs = join(abs, name);
     const childShown = shown === '' ? name : `${shown}/${name}`;
-    let st;
-    try {
-      st = lstatSync(childAbs);
-    } catch {
-      continue; // gone meanwhile
+    let kind: Dirent | Stats = d;
+    if (!d.isFile() && !d.isDirectory() && !d.isSymbolicLink()) {
+      try {
+        kind = lstatSync(childAbs);
+      } catch {
+        continue; // gone meanwhile
+      }
     }
-    if (st.isSymbolicLink()) continue;
-    const isDir = st.isDirectory();
+    if (kind.isSymbolicLink()) continue;
+    const isDir = kind.isDirectory();
     if (isIgnored(here, childShown, isDir)) continue;
-    if (isDir) yield* walkDir(childAbs, childShown, here, problems);
-    else if (st.isFile()) yield* visitFile(childAbs, childShown);
+    if (isDir) yield* walkDir(childAbs, childShown, here, problems, accept);
+    else if (kind.isFile()) yield* visitFile(childAbs, childShown, accept);
   }
 }
 
@@ -101,9 +108,9 @@ function readIgnoreFile(path: string): IgnoreRule[] {
   }
 }
 
-function* visitFile(abs: string, shown: string): Generator<TextFile, void, undefined> {
+function* visitFile(abs: string, shown: string, accept: BytesFilter | undefined): Generator<TextFile, void, undefined> {
   const r = readRegularFile(abs, WALK_MAX_FILE_BYTES);
-  if (!r.ok || r.bytes.includes(0)) return;
+  if (!r.ok || (accept !== undefined && !accept(r.bytes)) || r.bytes.includes(0)) return;
   const text = decodeUtf8(r.bytes);
   if (text !== null) yield { shown, text };
 }
