@@ -14,6 +14,7 @@ export const HPATCH_DESCRIPTION = `Edits files by verified anchors. First read r
 
 *** Begin Patch
 *** Update File: src/app.ts
+*** Tag: 5b0c11e2
 @@ replace 12:ab3f-14:09cd
 +new text for lines 12 to 14 (any number of lines)
 @@ insert after 20:5e1a
@@ -30,7 +31,7 @@ export const HPATCH_DESCRIPTION = `Edits files by verified anchors. First read r
 *** Move to: b.txt
 *** End Patch
 
-Rules: a range A-B is inclusive; "replace 7:1c2d" replaces one line. "+" lines are the new text only, never with a LINE:HASH| prefix, and take the file's line ends. Hunks of one file must not overlap; a hunk that changes nothing is refused. Anchors may come from the file as you read it or from an earlier hpatch report in this conversation. Paths are relative to the working directory (or absolute) and must be inside the workspace.`;
+Rules: a range A-B is inclusive; "replace 7:1c2d" replaces one line. "+" lines are the new text only, never with a LINE:HASH| prefix, and take the file's line ends. Hunks of one file must not overlap; a hunk that changes nothing is refused. Anchors may come from the file as you read it or from an earlier hpatch report in this conversation. "*** Tag: T" (optional) names the tag printed with the rows you used (hread's header, or the file's line in an hpatch report): then the whole version is verified, every line inside a range included, and anchors are read in that version only. Paths are relative to the working directory (or absolute) and must be inside the workspace.`;
 
 export interface HpatchOptions {
   /** The shell tool's per-thread storage (retained scripts), once the executor side is up. */

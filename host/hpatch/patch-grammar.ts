@@ -8,15 +8,17 @@ end_patch: "*** End Patch" LF?
 hunk: add_hunk | delete_hunk | update_hunk
 add_hunk: "*** Add File: " filename LF add_line*
 delete_hunk: "*** Delete File: " filename LF
-update_hunk: "*** Update File: " filename LF change_move? edit*
+update_hunk: "*** Update File: " filename LF change_move? read_tag? edit*
 
 filename: /(.+)/
 change_move: "*** Move to: " filename LF
+read_tag: "*** Tag: " TAG LF
 edit: "@@ " operation LF add_line*
 operation: "replace " range | "delete " range | "insert before " ANCHOR | "insert after " ANCHOR | "insert at start" | "insert at end"
 range: ANCHOR | ANCHOR "-" ANCHOR
 add_line: "+" /(.*)/ LF
 
 ANCHOR: /[1-9][0-9]*:[0-9a-f]{4}/
+TAG: /[0-9a-f]{8}/
 %import common.LF
 `;

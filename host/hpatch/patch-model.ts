@@ -12,7 +12,14 @@ export type Edit =
   | { readonly op: 'insert_start' | 'insert_end'; readonly lines: readonly string[] };
 
 export type FileOp =
-  | { readonly kind: 'update'; readonly path: string; readonly moveTo: string | null; readonly edits: readonly Edit[] }
+  | {
+      readonly kind: 'update';
+      readonly path: string;
+      readonly moveTo: string | null;
+      /** `*** Tag: T`: the anchors are rows of the version with tag T (an hread header's or a report's). */
+      readonly tag: string | null;
+      readonly edits: readonly Edit[];
+    }
   | { readonly kind: 'add'; readonly path: string; readonly lines: readonly string[] }
   | { readonly kind: 'delete'; readonly path: string };
 

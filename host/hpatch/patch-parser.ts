@@ -15,6 +15,7 @@ const ADD = '*** Add File: ';
 const DELETE = '*** Delete File: ';
 const UPDATE = '*** Update File: ';
 const MOVE = '*** Move to: ';
+const TAG = '*** Tag: ';
 
 class PatchSyntaxError extends Error {}
 
@@ -79,6 +80,12 @@ function parse(text: string): Patch {
         moveTo = filename(lines[i]!, MOVE);
         i++;
       }
+      let tag: string | null = null;
+      if (i < last && lines[i]!.startsWith(TAG)) {
+        tag = lines[i]!.slice(TAG.length).trim();
+        if (!/^[0-9a-f]{8}$/.test(tag)) fail(`"${TAG}" takes a file tag: 8 lowercase hex digits, as hread and hpatch reports print it`);
+        i++;
+      }
       const list: Edit[] = [];
       while (i < last && lines[i]!.startsWith('@@')) {
         const header = lines[i]!;
@@ -87,7 +94,7 @@ function parse(text: string): Patch {
         if (++edits > MAX_PATCH_EDITS) fail(`more than ${MAX_PATCH_EDITS} hunks in one patch`);
       }
       if (list.length === 0 && moveTo === null) fail(`"${UPDATE}${path}" has no hunk ("@@ replace …", "@@ insert after …", …) and no "${MOVE}"`, at);
-      files.push({ kind: 'update', path, moveTo, edits: list });
+      files.push({ kind: 'update', path, moveTo, tag, edits: list });
     } else if (line.startsWith('@@')) {
       fail('a hunk belongs under "*** Update File: PATH"');
     } else if (line.startsWith('+')) {

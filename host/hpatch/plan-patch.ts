@@ -13,7 +13,7 @@ import { renderApplyPatch, type CodexFileOp } from './apply-patch-text.ts';
 import type { FileOp } from './patch-model.ts';
 import { parsePatch } from './patch-parser.ts';
 import { RowBudget, regionRows, staleRows } from './report.ts';
-import { verifyEdits, type Ancestor, type Rebased, type StaleAnchor } from './verify-anchors.ts';
+import { verifyEdits, type Ancestor, type Rebased, type Verification } from './verify-anchors.ts';
 import { locate, type FileState } from './workspace-files.ts';
 
 /** A retained script's new content, written by the router itself if it still holds `expected`. */
@@ -130,16 +130,30 @@ export function planPatch(input: PlanInput): Plan {
   }
   if (problems.length > 0) return refuse(problems.join('\n'));
 
-  // Every anchor of every file first: one stale anchor fails the whole patch.
-  const verified = updates.map((u) => ({ u, v: verifyEdits(u.lines, u.op.edits, ancestorsOf(u.tag, input.history)) }));
-  const stale = verified.filter((x): x is { u: Loaded; v: { ok: false; stale: StaleAnchor[] } } => !x.v.ok);
-  if (stale.length > 0) {
+  // Every anchor of every file first: one stale or ambiguous anchor fails the whole patch.
+  const verified = updates.map((u) => {
+    const ancestors = ancestorsOf(u.tag, input.history);
+    const readTag = u.op.tag;
+    const known = readTag === null || readTag === u.tag || ancestors.some((a) => a.tag === readTag);
+    return { u, known, v: verifyEdits(u.lines, u.op.edits, u.tag, ancestors, readTag) };
+  });
+  const failed = verified.filter((x): x is typeof x & { v: Extract<Verification, { ok: false }> } => !x.v.ok);
+  if (failed.length > 0) {
     const budget = new RowBudget();
-    const n = stale.reduce((s, x) => s + x.v.stale.length, 0);
-    const body = stale.flatMap((x) => staleRows(x.u.op.path, x.u.lines, x.v.stale, budget));
-    return refuse(`${n} anchor${n === 1 ? ' does' : 's do'} not hold in the current file${stale.length === 1 ? '' : 's'} ` +
-      '(changed since you read it, and not by this conversation\'s own hpatch edits); nothing was relocated.\n' +
-      `${body.join('\n')}\nUse the current rows above for the anchors and send the whole patch again.`);
+    const n = failed.reduce((s, x) => s + x.v.stale.length, 0);
+    const body: string[] = [];
+    for (const x of failed) {
+      const path = x.u.op.path;
+      if (!x.known) body.push(`${path}: tag ${x.u.op.tag} is neither the file's current tag (${x.u.tag}) nor one this conversation's own hpatch edits left: the file changed since those rows were read`);
+      for (const a of x.v.ambiguous) {
+        const where = a.readings.map((r) => `line ${r.line} as read in tag ${r.tag}`).join(', ');
+        body.push(`${path}: "@@ ${a.edit}" is ambiguous: its anchors hold in more than one version of the file this conversation saw, naming different lines now (${where}). Add "*** Tag: T" after "*** Update File: ${path}", T being the tag of the rows you read (hread's header or the hpatch report).`);
+      }
+      body.push(...staleRows(path, x.u.lines, x.v.stale, budget, x.v.ambiguous.flatMap((a) => a.readings.map((r) => r.line))));
+    }
+    const what = n > 0 ? `${n} anchor${n === 1 ? ' does' : 's do'} not hold in the current file${failed.length === 1 ? '' : 's'} ` +
+      '(changed since you read it, and not by this conversation\'s own hpatch edits); nothing was relocated.' : 'an edit cannot be placed for sure; nothing was guessed.';
+    return refuse(`${what}\n${body.join('\n')}\nUse the current rows above for the anchors and send the whole patch again.`);
   }
 
   const codexOps: CodexFileOp[] = [];

@@ -69,15 +69,15 @@ export function regionRows(displayPath: string, lines: readonly LogicalLine[], r
   return out;
 }
 
-/** Rows around each stale anchor of one file, as they are now. */
-export function staleRows(displayPath: string, lines: readonly LogicalLine[], stale: readonly StaleAnchor[], budget: RowBudget): string[] {
+/** Rows around each stale anchor of one file (and around `alsoAround` lines), as they are now. */
+export function staleRows(displayPath: string, lines: readonly LogicalLine[], stale: readonly StaleAnchor[], budget: RowBudget, alsoAround: readonly number[] = []): string[] {
   const out: string[] = [];
   for (const s of stale) {
     const l = s.anchor.line;
     const now = l <= lines.length ? `line ${l} is now ${formatRow(l, lines[l - 1]!.text)}` : `the file has only ${lines.length} line${lines.length === 1 ? '' : 's'}`;
     out.push(`${displayPath}: anchor ${l}:${s.anchor.hash} of "@@ ${s.edit}" does not hold: ${now}`);
   }
-  const regions = stale.map((s) => ({ start: Math.min(s.anchor.line, Math.max(lines.length, 1)), count: 1 }))
+  const regions = [...stale.map((s) => s.anchor.line), ...alsoAround].map((l) => ({ start: Math.min(l, Math.max(lines.length, 1)), count: 1 }))
     .sort((a, b) => a.start - b.start);
   if (lines.length > 0) {
     out.push(`current rows of ${displayPath}:`);

@@ -18,6 +18,13 @@ export interface StaleAnchor {
   readonly edit: string;
 }
 
+/** An edit whose anchors hold in more than one version, naming different current lines. */
+export interface AmbiguousEdit {
+  readonly edit: string;
+  /** The current lines each reading names (first anchor's line), with the version it is read in. */
+  readonly readings: ReadonlyArray<{ readonly line: number; readonly tag: string }>;
+}
+
 export interface Rebased {
   readonly edit: string;
   /** The version the anchors were read from. */
@@ -26,9 +33,16 @@ export interface Rebased {
 
 export type Verification =
   | { readonly ok: true; readonly edits: Edit[]; readonly rebased: Rebased[] }
-  | { readonly ok: false; readonly stale: StaleAnchor[] };
+  | { readonly ok: false; readonly stale: StaleAnchor[]; readonly ambiguous: AmbiguousEdit[] };
 
-export function verifyEdits(lines: readonly LogicalLine[], edits: readonly Edit[], ancestors: readonly Ancestor[]): Verification {
+/**
+ * Each edit's anchors are read in every version they may come from: the current file (`tag`) and
+ * each earlier version of this thread's own edits (`ancestors`), or only in the version `readTag`
+ * names when the patch says (`*** Tag:`). The edit goes where the readings agree. No reading is
+ * stale; readings that name different current lines are ambiguous (a blank line or a `}` can hold
+ * at one number in two versions): both refuse, never pick.
+ */
+export function verifyEdits(lines: readonly LogicalLine[], edits: readonly Edit[], tag: string, ancestors: readonly Ancestor[], readTag: string | null = null): Verification {
   const hashes = new Map<number, string>();
   const hashAt = (line: number): string | null => {
     if (line < 1 || line > lines.length) return null;
@@ -37,31 +51,37 @@ export function verifyEdits(lines: readonly LogicalLine[], edits: readonly Edit[
     return h;
   };
   const holds = (a: Anchor, line: number | null): boolean => line !== null && hashAt(line) === a.hash;
+  const versions: Ancestor[] = [{ tag, maps: [] }, ...ancestors].filter((v) => readTag === null || v.tag === readTag);
 
   const out: Edit[] = [];
   const rebased: Rebased[] = [];
   const stale: StaleAnchor[] = [];
+  const ambiguous: AmbiguousEdit[] = [];
   for (const e of edits) {
     const anchors = anchorsOf(e);
-    if (anchors.length === 0 || anchors.every((a) => holds(a, a.line))) {
-      out.push(e);
-      continue;
-    }
-    let moved: Edit | null = null;
-    for (const v of ancestors) {
+    if (anchors.length === 0) { out.push(e); continue; }
+    const readings = new Map<string, { now: number[]; tag: string }>();
+    for (const v of versions) {
       const lineOf = (l: number): number | null => mapThrough(v.maps, l);
       const now = anchors.map((a) => lineOf(a.line));
       if (!anchors.every((a, k) => holds(a, now[k]!))) continue;
       if (anchors.length === 2 && !contiguous(anchors[0]!.line, anchors[1]!.line, now[0]!, lineOf)) continue;
-      moved = withLines(e, now as number[]);
-      rebased.push({ edit: describeEdit(e), from: v.tag });
-      break;
+      const key = now.join(',');
+      if (!readings.has(key)) readings.set(key, { now: now as number[], tag: v.tag });
     }
-    if (moved !== null) out.push(moved);
-    else for (const a of anchors) if (!holds(a, a.line)) stale.push({ anchor: a, edit: describeEdit(e) });
-    // (an edit with one stale anchor of two lists only that one; its other anchor still holds)
+    if (readings.size === 0) {
+      for (const a of anchors) if (readTag !== null || !holds(a, a.line)) stale.push({ anchor: a, edit: describeEdit(e) });
+      continue;
+    }
+    if (readings.size > 1) {
+      ambiguous.push({ edit: describeEdit(e), readings: [...readings.values()].map((r) => ({ line: r.now[0]!, tag: r.tag })) });
+      continue;
+    }
+    const [only] = readings.values();
+    out.push(withLines(e, only!.now));
+    if (only!.tag !== tag) rebased.push({ edit: describeEdit(e), from: only!.tag });
   }
-  return stale.length > 0 ? { ok: false, stale } : { ok: true, edits: out, rebased };
+  return stale.length > 0 || ambiguous.length > 0 ? { ok: false, stale, ambiguous } : { ok: true, edits: out, rebased };
 }
 
 /** Line `line` of a version carried through `maps`, or null when an edit touched it. */

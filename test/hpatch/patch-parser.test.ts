@@ -18,22 +18,28 @@ describe('hpatch patch parser', () => {
     expect(r.ok).to.equal(true);
     if (!r.ok) return;
     const [u, add, empty, del, mv] = r.patch.files;
-    expect(u).to.deep.include({ kind: 'update', path: 'src/a.ts', moveTo: null });
+    expect(u).to.deep.include({ kind: 'update', path: 'src/a.ts', moveTo: null, tag: null });
     expect((u as unknown as { edits: unknown[] }).edits.map((e) => (e as { op: string }).op)).to.deep.equal(
       ['replace', 'replace', 'delete', 'delete', 'insert_before', 'insert_after', 'insert_start', 'insert_end']);
     expect((u as unknown as { edits: unknown[] }).edits[1]).to.deep.equal({ op: 'replace', from: { line: 7, hash: '1c2d' }, to: { line: 7, hash: '1c2d' }, lines: ['z'] });
     expect(add).to.deep.equal({ kind: 'add', path: 'new.md', lines: ['# t', ''] });
     expect(empty).to.deep.equal({ kind: 'add', path: 'empty.txt', lines: [] });
     expect(del).to.deep.equal({ kind: 'delete', path: 'old.txt' });
-    expect(mv).to.deep.equal({ kind: 'update', path: 'a.txt', moveTo: 'b.txt', edits: [] });
+    expect(mv).to.deep.equal({ kind: 'update', path: 'a.txt', moveTo: 'b.txt', tag: null, edits: [] });
   });
 
   it('keeps new text exactly (spaces, tabs, a lone CR inside) and takes a CRLF patch as its own line ends', () => {
     const r = parsePatch('*** Begin Patch\r\n*** Update File: a\r\n@@ replace 1:abcd\r\n+  x\t \r\n+a\rb\r\n*** End Patch\r\n');
-    expect(r.ok && r.patch.files[0]).to.deep.equal({ kind: 'update', path: 'a', moveTo: null, edits: [{ op: 'replace', from: { line: 1, hash: 'abcd' }, to: { line: 1, hash: 'abcd' }, lines: ['  x\t ', 'a\rb'] }] });
+    expect(r.ok && r.patch.files[0]).to.deep.equal({ kind: 'update', path: 'a', moveTo: null, tag: null, edits: [{ op: 'replace', from: { line: 1, hash: 'abcd' }, to: { line: 1, hash: 'abcd' }, lines: ['  x\t ', 'a\rb'] }] });
+  });
+
+  it('reads the optional tag of the rows the anchors come from', () => {
+    const r = parsePatch(wrap('*** Update File: a\n*** Move to: b\n*** Tag: 0a1b2c3d\n@@ delete 1:abcd\n'));
+    expect(r.ok && r.patch.files[0]).to.deep.include({ moveTo: 'b', tag: '0a1b2c3d' });
   });
 
   const refused: Array<[string, string, RegExp]> = [
+    ['a bad tag', wrap('*** Update File: a\n*** Tag: 12\n@@ delete 1:abcd\n'), /takes a file tag/],
     ['no envelope', '*** Update File: a\n@@ delete 1:abcd\n', /starts with "\*\*\* Begin Patch"/],
     ['no end', '*** Begin Patch\n*** Delete File: a\n', /ends with "\*\*\* End Patch"/],
     ['no file operation', wrap(''), /no file operation/],

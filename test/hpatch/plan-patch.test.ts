@@ -181,6 +181,27 @@ describe('hpatch plan (verify, apply in memory, render for Codex)', function () 
     refused(patch(`*** Update File: f.txt\n@@ replace ${a1}\n+A\n`), /does not hold/);
   });
 
+  it('an anchor that holds in two versions this thread saw, at different lines now, is ambiguous: refused, never picked', () => {
+    // (found by the edit-safety corpus: blank lines hold at one number in the original and after an own insert)
+    writeFileSync(join(dir, 'f.txt'), 'one\n\ntwo\nthree\n\nfour\n');
+    const original = readFileSync(join(dir, 'f.txt'));
+    const blank5 = `5:${rowHash('')}`;
+    applyOk(patch(`*** Update File: f.txt\n@@ insert after ${anchor('f.txt', 1)}\n+x\n+y\n+z\n`));
+    applyOk(patch(`*** Update File: f.txt\n@@ insert after ${anchor('f.txt', 1)}\n+w\n`));
+    const why = refused(patch(`*** Update File: f.txt\n@@ insert before ${blank5}\n+NEW\n`), /is ambiguous: its anchors hold in more than one version/);
+    expect(why).to.contain('*** Tag: T');
+    // Naming the version the rows came from places it exactly.
+    applyOk(patch(`*** Update File: f.txt\n*** Tag: ${contentTag(original)}\n@@ insert before ${blank5}\n+NEW\n`));
+    expect(bytes('f.txt')).to.equal('one\nw\nx\ny\nz\n\ntwo\nthree\nNEW\n\nfour\n');
+    // A tag that is neither current nor one of the thread's own versions: the file changed since.
+    refused(patch(`*** Update File: f.txt\n*** Tag: 00000000\n@@ delete ${anchor('f.txt', 1)}\n`), /tag 00000000 is neither the file's current tag/);
+    // The current tag confines the anchors to the current rows (no ancestry).
+    const now = contentTag(readFileSync(join(dir, 'f.txt')));
+    refused(patch(`*** Update File: f.txt\n*** Tag: ${now}\n@@ delete 3:${rowHash('two')}\n`), /does not hold/);
+    applyOk(patch(`*** Update File: f.txt\n*** Tag: ${now}\n@@ delete ${anchor('f.txt', 7)}\n`));
+    expect(bytes('f.txt')).to.equal('one\nw\nx\ny\nz\n\nthree\nNEW\n\nfour\n');
+  });
+
   describe('read confinement', () => {
     it('refuses paths outside the workspace: .., absolute paths, symlinks out and symlinked directories', () => {
       const outside = mkdtempSync(join(tmpdir(), 'hpatch-outside-'));
