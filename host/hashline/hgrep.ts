@@ -7,7 +7,7 @@ import { splitLines } from '../../isolates/core-v1/lines.ts';
 import { parsePositiveInt } from '../../isolates/core-v1/operands.ts';
 import { compileRegex, fixedString, type LineMatcher } from './linear-regex.ts';
 import { BoundedLines } from './bounded-lines.ts';
-import { requiredLiteral } from './required-literal.ts';
+import { requiredLiterals } from './required-literal.ts';
 import { walkTextFiles } from './tree-walk.ts';
 
 const MAX_CONTEXT = 20;
@@ -57,12 +57,12 @@ export function hgrep(opts: HgrepOptions, cwd: string): HgrepResult | { error: s
   try {
     const out = new Output();
     // A file without the literal every match needs is skipped on its bytes (no decode, no regex).
-    const literal = opts.caseInsensitive ? null : opts.fixed ? (opts.pattern === '' ? null : opts.pattern) : requiredLiteral(opts.pattern);
-    const needle = literal === null ? null : Buffer.from(literal, 'utf8');
+    const literals = opts.caseInsensitive ? null : opts.fixed ? (opts.pattern === '' ? null : [opts.pattern]) : requiredLiterals(opts.pattern);
+    const needles = literals?.map((l) => Buffer.from(l, 'utf8')) ?? null;
     const problems = walkTextFiles(opts.paths, cwd, (shown, text) => {
       searchText(shown, text, opts, matcher, out);
       return !out.full;
-    }, needle === null ? undefined : (bytes) => bytes.includes(needle));
+    }, needles === null ? undefined : (bytes) => needles.some((n) => bytes.includes(n)));
     return { text: out.render(), matches: out.matches, problems };
   } finally {
     matcher.free();

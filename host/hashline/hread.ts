@@ -28,14 +28,18 @@ export function renderHread(displayPath: string, facts: FileFacts, bytes: Uint8A
   if (total === 0 && range === null) return { ok: true, bytes: Buffer.from(`${header(displayPath, facts)}\n`, 'utf8') };
   if (start > total) return { ok: false, error: `line ${start} is past the end (${total} line${total === 1 ? '' : 's'})` };
   const end = Math.min(wanted, total);
-  const rows = renderRows(bytes, start, end, opts.maxRows ?? HREAD_MAX_ROWS, opts.maxBytes ?? HREAD_MAX_BYTES);
+  const top = header(displayPath, facts);
+  // Bytes, not a string: the rows are the file's own bytes, written as they are (no decode and
+  // re-encode), after room for the header lines, which are known only once the window is.
+  const reserve = Buffer.byteLength(top) + 80;
+  const rows = renderRows(bytes, start, end, opts.maxRows ?? HREAD_MAX_ROWS, opts.maxBytes ?? HREAD_MAX_BYTES, reserve);
   const last = rows.last;
-  const out = [header(displayPath, facts)];
-  if (range !== null || last < end) out.push(`# lines ${start}-${last} of ${total}`);
-  // Bytes, not a string: the rows are the file's own bytes, written as they are (no decode and re-encode).
-  const head = Buffer.from(`${out.join('\n')}\n`, 'utf8');
-  const tail = last < end ? Buffer.from(`# … ${end - last} more line${end - last === 1 ? '' : 's'}: hread ${bashQuote(displayPath)} ${last + 1}-${range?.end ?? ''}\n`, 'utf8') : null;
-  return { ok: true, bytes: Buffer.concat(tail === null ? [head, rows.bytes] : [head, rows.bytes, tail]) };
+  const head = Buffer.from(range !== null || last < end ? `${top}\n# lines ${start}-${last} of ${total}\n` : `${top}\n`, 'utf8');
+  const from = reserve - head.length;
+  head.copy(rows.out, from);
+  if (last >= end) return { ok: true, bytes: rows.out.subarray(from, rows.at) };
+  const tail = Buffer.from(`# … ${end - last} more line${end - last === 1 ? '' : 's'}: hread ${bashQuote(displayPath)} ${last + 1}-${range?.end ?? ''}\n`, 'utf8');
+  return { ok: true, bytes: Buffer.concat([rows.out.subarray(from, rows.at), tail]) };
 }
 
 const HEX = Buffer.from('0123456789abcdef', 'latin1');
@@ -52,15 +56,15 @@ function grow(out: Buffer, keep: number, need: number): Buffer {
  * bytes are hashed in place and copied once, with no per-line string or object (a 100k-line file
  * is one pass). Stops before the row that would pass `maxBytes`, but always writes one row.
  */
-function renderRows(bytes: Uint8Array, start: number, end: number, maxRows: number, maxBytes: number): { bytes: Buffer; last: number } {
+function renderRows(bytes: Uint8Array, start: number, end: number, maxRows: number, maxBytes: number, reserve: number): { out: Buffer; at: number; last: number } {
   const src = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const len = src.length;
   let pos = 0;
   for (let n = 1; n < start; n++) pos = src.indexOf(0x0a, pos) + 1;
   // (plain loops: Buffer.indexOf and Buffer.copy cost more per call than a short line's bytes)
   // Room for the whole window up front (its bytes plus a prefix per row), within the byte bound.
-  let out: Buffer = Buffer.allocUnsafe(Math.max(256, Math.min(maxBytes + 256, (len - pos) + (end - start + 1) * 16)));
-  let at = 0;
+  let out: Buffer = Buffer.allocUnsafe(reserve + Math.max(256, Math.min(maxBytes + 256, (len - pos) + (end - start + 1) * 16)));
+  let at = reserve;
   let last = start - 1;
   for (let n = start; n <= end && n - start < maxRows; n++) {
     let digits = 1;
@@ -77,7 +81,7 @@ function renderRows(bytes: Uint8Array, start: number, end: number, maxRows: numb
     }
     if (lineEnd < len && lineEnd > pos && src[lineEnd - 1] === 0x0d) w--; // CRLF: the CR is the line end's
     const rowEnd = w + 1;
-    if (n > start && rowEnd > maxBytes) break;
+    if (n > start && rowEnd - reserve > maxBytes) break;
     if (rowEnd > out.length) out = grow(out, w, rowEnd);
     for (let k = digits - 1, v = n; k >= 0; k--, v = Math.floor(v / 10)) out[at + k] = 0x30 + (v % 10);
     at += digits;
@@ -93,7 +97,7 @@ function renderRows(bytes: Uint8Array, start: number, end: number, maxRows: numb
     last = n;
     pos = lineEnd + 1;
   }
-  return { bytes: out.subarray(0, at), last };
+  return { out, at, last };
 }
 
 function header(displayPath: string, f: FileFacts): string {

@@ -4,6 +4,65 @@
 // reader does not fully understand (alternation, groups, flags, classes) ends a literal run or
 // gives up, so the answer is always safe: null, or a string that every match contains.
 
+/**
+ * Literals of which every match of `pattern` contains at least one: one per top-level alternative
+ * (`foo|bar` → foo, bar), or null when some alternative has none this reader is sure of.
+ */
+export function requiredLiterals(pattern: string): string[] | null {
+  const branches = topLevelBranches(pattern);
+  if (branches === null) return null;
+  const out: string[] = [];
+  for (const b of branches) {
+    const lit = requiredLiteral(b);
+    if (lit === null) return null;
+    out.push(lit);
+  }
+  return out;
+}
+
+/** `pattern` split at its top-level `|`, or null when it cannot be split safely. */
+function topLevelBranches(p: string): string[] | null {
+  const out: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i]!;
+    if (c === '\\') { i++; continue; }
+    if (c === '[') {
+      const j = classEnd(p, i);
+      if (j < 0) return null;
+      i = j;
+    } else if (c === '(') depth++;
+    else if (c === ')') { if (--depth < 0) return null; }
+    else if (c === '|' && depth === 0) { out.push(p.slice(from, i)); from = i + 1; }
+  }
+  if (depth !== 0) return null;
+  out.push(p.slice(from));
+  return out;
+}
+
+/** Index of the `]` closing the class opened at `i` (it may hold `]` first, and escapes), or -1. */
+function classEnd(p: string, i: number): number {
+  let j = i + 1;
+  if (p[j] === '^') j++;
+  if (p[j] === ']') j++;
+  for (; j < p.length && p[j] !== ']'; j++) if (p[j] === '\\') j++;
+  return j < p.length ? j : -1;
+}
+
+/** Index of the `)` closing the group opened at `i`, or -1. */
+function groupEnd(p: string, i: number): number {
+  let depth = 0;
+  for (let j = i; j < p.length; j++) {
+    const c = p[j]!;
+    if (c === '\\') { j++; continue; }
+    if (c === '[') { j = classEnd(p, j); if (j < 0) return -1; continue; }
+    if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return j;
+  }
+  return -1;
+}
+
 /** The longest literal (UTF-8 bytes) every match of `pattern` contains, or null when none is sure. */
 export function requiredLiteral(pattern: string): string | null {
   let best = '';
@@ -14,18 +73,24 @@ export function requiredLiteral(pattern: string): string | null {
   };
   for (let i = 0; i < pattern.length; ) {
     const c = pattern[i]!;
-    // Alternation at any level, groups and flags: another branch may match without the run.
-    if (c === '|' || c === '(' || c === ')') return null;
-    if (c === '[') {
-      // A class is one unknown character: skip it (it may contain `]` first, and escapes).
-      let j = i + 1;
-      if (pattern[j] === '^') j++;
-      if (pattern[j] === ']') j++;
-      for (; j < pattern.length && pattern[j] !== ']'; j++) if (pattern[j] === '\\') j++;
-      if (j >= pattern.length) return null;
+    // Top-level alternation: another branch may match without the run (requiredLiterals splits it).
+    if (c === '|' || c === ')') return null;
+    if (c === '(') {
+      // Flags set for the rest of the pattern (`(?i)`, `(?x)`) change what a literal is: give up.
+      if (/^\(\?[a-zA-Z-]*\)/.test(pattern.slice(i))) return null;
+      // Any other group is one unknown piece (what it requires inside is not read).
+      const j = groupEnd(pattern, i);
+      if (j < 0) return null;
       end();
-      i = j + 1;
-      i = skipQuantifier(pattern, i, () => {});
+      i = skipQuantifier(pattern, j + 1, () => {});
+      continue;
+    }
+    if (c === '[') {
+      // A class is one unknown character.
+      const j = classEnd(pattern, i);
+      if (j < 0) return null;
+      end();
+      i = skipQuantifier(pattern, j + 1, () => {});
       continue;
     }
     let lit: string | null = null;
