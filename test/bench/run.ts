@@ -5,6 +5,7 @@ import { benchStartup, benchTranslate } from './plugin-host.ts';
 import { benchInterpColdStart, benchInterpThroughput } from './interp.ts';
 import { benchShellCall, benchShellTranslate } from './shell.ts';
 import { benchHashline } from './hashline.ts';
+import { benchEditSafety } from './edit-safety.ts';
 import { benchHpatch } from './hpatch.ts';
 
 const quick = process.argv.includes('--quick');
@@ -28,3 +29,5 @@ console.log('');
 console.log(benchHashline(quick ? 2 : 5));
 console.log('');
 console.log(benchHpatch(quick ? 200 : 2000));
+console.log('');
+console.log(await benchEditSafety({ quick }));
