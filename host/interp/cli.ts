@@ -5,8 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isatty } from 'node:tty';
 import { constants as osConstants, userInfo } from 'node:os';
-import { parseScript, type DeferredParseError, type ParsedScript } from './reparse.ts';
-import type { Stmt, Word } from './ast.ts';
+import { parseScript } from './reparse.ts';
 import { Shell, toBytes, fromBytes, optionLetters, setScriptRunner, signalListeners, type Options } from './runner.ts';
 import { inheritedFd, pendingBlockingOps, unblockOpens } from './io.ts';
 import { longOptNames, setLongOpt, shoptNames } from './builtins.ts';
@@ -138,40 +137,12 @@ export interface ScriptResult { status: number }
 export async function runScript(src: Buffer, o: RunOptions = {}): Promise<number> {
   const name = o.name ?? 'bash';
   const parsed = parseScript(src.toString('latin1'), !!o.posix);
-  if (refusable(parsed)) return refuseSyntaxError(parsed.error!, name, (m) => fs.writeSync(o.fds?.[2] ?? 2, m));
   const sh = newShell(o);
   sh.cMode = o.cMode ?? true;
   sh.setSource(parsed.src, name);
   return sh.runFile(parsed.file, parsed.error, parsed.warning);
 }
 
-/**
- * A script given to the interpreter (CLI or runScript) that has a syntax error is refused before
- * any of it runs — `NAME: LINE:COL: message`, status 2 (issue 4) — so a model's half-written
- * script never half-runs. (`eval`, `source` and `#!`-less scripts run as commands keep bash's
- * behaviour: the lines before the error run first; so does a script with no command before its
- * error, where nothing can half-run: bash's message and status then.)
- */
-/**
- * Whether the syntax error is definitive. A script that turns on alias expansion may only parse
- * after aliases are expanded line by line (an alias can hold `for … do`), so it runs like bash.
- */
-function refusable(p: ParsedScript): boolean {
-  return p.error !== undefined && !p.src.includes('expand_aliases') && !p.file.Stmts.every(inert);
-}
-
-/** A statement that can have no effect outside the shell: `x=literal` (no expansion, not a readonly name). */
-function inert(s: Stmt): boolean {
-  const c = s.Cmd;
-  if (!c || c.type !== 'CallExpr' || c.Args.length > 0 || s.Redirs.length > 0 || s.Background || s.Coprocess) return false;
-  const literal = (w: Word | null): boolean => !w || w.Parts.every((p) => p.type === 'Lit' ? !/[~`$]/.test(p.Value) : p.type === 'SglQuoted' || (p.type === 'DblQuoted' && p.Parts.every((q) => q.type === 'Lit')));
-  return c.Assigns.every((a) => !a.Index && !a.Array && !!a.Name && /^[a-z_][a-z0-9_]*$/.test(a.Name.Value) && literal(a.Value));
-}
-
-function refuseSyntaxError(e: DeferredParseError, name: string, write: (m: string) => unknown): number {
-  write(`${name}: ${e.err.line}:${e.err.col}: ${e.err.text}\n`);
-  return 2;
-}
 
 /** bash's invocation error: `bash: -X: invalid option` and its usage text (status 2). */
 function badOption(sh: string, opt: string): number {
@@ -280,7 +251,6 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
 async function run(script: Buffer, name: string, params: string[], posix: boolean, opts: Partial<Options>, cMode = false, shopts?: Map<string, boolean>, setOpts?: Map<string, boolean>): Promise<number> {
   const o: RunOptions = { posix, name: toBytes(name), params, opts, shopts, setOpts };
   const parsed = parseScript(script.toString('latin1'), posix);
-  if (refusable(parsed)) return refuseSyntaxError(parsed.error!, name, (m) => process.stderr.write(m));
   const sh = newShell(o);
   sh.cMode = cMode;
   sh.setSource(parsed.src, name);

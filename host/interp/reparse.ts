@@ -275,10 +275,21 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean): Pa
     error.line = src.slice(0, notDo.at).split('\n').length;
     error.message = `syntax error near unexpected token \`${notDo.tok}'`;
   }
+  // (`case WORD` NEWLINE `TOKEN`: bash reports the token's line)
+  const caseIn = /^"case .*" must be followed by "in"$/.test(e.text) ? /^case[ \t]+\S+[ \t]*\n\s*/.exec(src.slice(off)) : null;
+  if (caseIn && error.message.startsWith('syntax error near')) error.line = src.slice(0, off + caseIn[0].length).split('\n').length;
   if (!cond && error.message.startsWith('syntax error near')) error.context = lineText(src, error.line);
   if (error.message.startsWith('unexpected EOF while looking for matching') && !/^\$\((?!\()/.test(src.slice(off))) error.matchedPair = true;
-  // (what mvdan-sh's POSIX mode rejects as Bash-only has no bash message: its own text then)
-  if (posix && /\bbash(\/mksh)? feature$/.test(e.text)) Object.assign(error, { message: `${e.line}:${e.col}: ${e.text}`, context: undefined, raw: true });
+  // Bash-only syntax in POSIX mode is a syntax error at that command, worded as sh (dash) words
+  // it: `NAME: LINE: Syntax error: "(" unexpected`, the token where the Bash syntax starts.
+  if (posix && /\bbash(\/mksh)? feature$/.test(e.text)) {
+    // (inside `${…}` sh has no syntax error: it fails the expansion when it runs, "Bad substitution")
+    const before = src.slice(src.lastIndexOf('\n', off - 1) + 1, off);
+    const inParam = before.lastIndexOf('${') > before.lastIndexOf('}');
+    const tok = /^(?:;;&?|;&|\|&|&>>?|<<<|[(){}<>|&;]|[^\s(){}<>|&;]+)/.exec(src.slice(off))?.[0] ?? 'newline';
+    const message = inParam ? `${e.line}: Bad substitution` : `${e.line}: Syntax error: "${tok}" unexpected`;
+    Object.assign(error, { message, context: undefined, raw: true });
+  }
   const lines = src.split('\n');
   // the longest prefix of whole lines (before the error's line) that parses is what bash ran
   let budget = 400;
@@ -416,6 +427,13 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
   }
   let m: RegExpExecArray | null;
   if ((m = /^"(\S+)" can only be used/.exec(t)) || (m = /^(\S+) can only be used/.exec(t))) return `syntax error near unexpected token \`${m[1]}'`;
+  // `for`, `select`, `case` need their word on the same line: a newline there is the bad token
+  if (/^"(?:for|select|case)" must be followed by a (?:literal|word)$/.test(t) && /^\S+[ \t]*(?:\n|$)/.test(src.slice(off))) return "syntax error near unexpected token `newline'";
+  // `case WORD` then a line without `in`: bash reads on to that line's first word
+  if (/^"case .*" must be followed by "in"$/.test(t)) {
+    const next = /^case[ \t]+\S+[ \t]*\n\s*(;;|[;&|()<>]+|[^\s;&|()<>]+)?/.exec(src.slice(off));
+    if (next) return next[1] ? `syntax error near unexpected token \`${next[1]}'` : 'syntax error: unexpected end of file';
+  }
   if ((m = /^"(\S+)" must be followed by/.exec(t)) || (m = /^(\S+) must be followed by/.exec(t))) {
     const tok = /^[^\s;&|]*[;&|]*|^\S+/.exec(src.slice(off).replace(/^\S+\s*/, ''))?.[0];
     if (tok) return `syntax error near unexpected token \`${tok}'`;
