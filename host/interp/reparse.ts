@@ -110,7 +110,9 @@ export function parseScript(latin1: string, posix: boolean): ParsedScript {
         src = src + (src.endsWith('\n') ? '' : '\n') + h[1] + '\n';
         continue;
       }
-      const fixed = round < 64 ? fixOnce(src, off, e) : undefined;
+      // (Bash-only syntax in POSIX mode stays a syntax error, worded as sh words it: withPrefix)
+      const bashOnly = posix && /\bbash(\/mksh)? feature$/.test(e.text);
+      const fixed = round < 64 ? fixOnce(src, off, e) ?? (bashOnly ? undefined : enclosingBadSubst(src, off)) : undefined;
       if (fixed === undefined || fixed === src) return withPrefix(src, e, off, posix);
       src = fixed;
     }
@@ -676,21 +678,70 @@ function fixBadSubst(src: string, off: number, e: ParseError): string | undefine
 }
 
 function badSubstAt(src: string, off: number, enclosing = false): string | undefined {
-  let d = src.lastIndexOf('${', off + 1);
+  const d = src.lastIndexOf('${', off + 1);
   if (d < 0) return undefined;
-  let depth = 0, i = d + 2;
-  for (; i < src.length; i++) {
-    const c = src[i]!;
-    if (c === '\\') { i++; continue; }
-    if (c === "'" ) { const j = src.indexOf("'", i + 1); if (j < 0) return undefined; i = j; continue; }
-    if (c === '{') depth++;
-    else if (c === '}') { if (depth === 0) break; depth--; }
-  }
-  if (i >= src.length || (enclosing && (i < off || src.slice(d, i + 1).includes('\n')))) return undefined;
+  const i = paramClose(src, d, off);
+  if (typeof i !== 'number' || (enclosing && (i < off || src.slice(d, i + 1).includes('\n')))) return undefined;
   const text = src.slice(d, i + 1);
   const name = `__hpB${++counter}`;
   badSubst.set(name, text);
   return src.slice(0, d) + '${' + name + '}' + '\n'.repeat(text.split('\n').length - 1) + src.slice(i + 1);
+}
+
+/**
+ * Any other error inside `${…}`: bash's parser only matches the braces (quotes and nesting
+ * respected) and looks inside when the word is expanded, so what it finds there is a run-time
+ * "bad substitution" (the command fails, the script goes on), never a syntax error. Not when the
+ * error is inside a `$(…)` or backquotes within it: bash parses those when it reads the line.
+ */
+function enclosingBadSubst(src: string, off: number): string | undefined {
+  for (let d = src.lastIndexOf('${', off), tries = 0; d >= 0 && tries < 8; d = src.lastIndexOf('${', d - 1), tries++) {
+    const close = paramClose(src, d, off);
+    if (close === 'inside-command') return undefined;
+    if (close !== null && close >= off) return badSubstAt(src, d + 1);
+  }
+  return undefined;
+}
+
+/** Index of the `}` closing the `${` at `d`, as bash matches it; 'inside-command' when `off` is in a nested `$(…)`/backquotes. */
+function paramClose(src: string, d: number, off: number): number | null | 'inside-command' {
+  let depth = 0;
+  for (let i = d + 2; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === '\\') { i++; continue; }
+    if (c === "'" || c === '"' || c === '`') {
+      const j = quoteEnd(src, i);
+      if (j < 0) return null;
+      if (c === '`' && i < off && off <= j) return 'inside-command';
+      i = j;
+      continue;
+    }
+    if (c === '$' && src[i + 1] === '(') {
+      let k = i + 2;
+      for (let par = 1; k < src.length && par > 0; k++) {
+        if (src[k] === '\\') k++;
+        else if (src[k] === '(') par++;
+        else if (src[k] === ')') par--;
+      }
+      if (i < off && off < k) return 'inside-command';
+      i = k - 1;
+      continue;
+    }
+    // (bash's first-close rule: a bare `{` opens nothing; only a nested `${` does)
+    if (c === '$' && src[i + 1] === '{') { depth++; i++; }
+    else if (c === '}') { if (depth === 0) return i; depth--; }
+  }
+  return null;
+}
+
+/** Index of the quote closing the one at `i` (backslash escapes in `"…"` and backquotes), or -1. */
+function quoteEnd(src: string, i: number): number {
+  const q = src[i]!;
+  for (let j = i + 1; j < src.length; j++) {
+    if (src[j] === '\\' && q !== "'") { j++; continue; }
+    if (src[j] === q) return j;
+  }
+  return -1;
 }
 
 /** `export a-b=c`: bash's builtin reports the invalid name at run time. */
