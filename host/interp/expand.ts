@@ -973,7 +973,16 @@ export class Expander {
 
   private lookup(name: string, indexWord: string | undefined): { vals: string[]; list: boolean; star: boolean; isSet: boolean } {
     const sh = this.sh;
-    if (badSubst.size && badSubst.has(name)) throw new DiscardError(`${badSubst.get(name)}: bad substitution`);
+    if (badSubst.size && badSubst.has(name)) {
+      const text = badSubst.get(name)!;
+      // A bad `@` transformation of a set variable is fatal in bash (its expand_wdesc_fatal): the
+      // shell exits, 127 at the top of -c, 1 in a script; elsewhere the line is abandoned.
+      const at = /^\$\{([A-Za-z_][A-Za-z0-9_]*)@/.exec(text);
+      if (at && sh.getVarRaw(at[1]!) !== undefined) throw new ShellError(`${text}: bad substitution`, 127, true);
+      // (of an unset variable there is nothing to transform: bash expands it to nothing)
+      if (at) return { vals: [''], list: false, star: false, isSet: false };
+      throw new DiscardError(`${text}: bad substitution`);
+    }
     if (indexWord === undefined) {
       const raw = sh.getVarRaw(name);
       if (raw?.nameref) {

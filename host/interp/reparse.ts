@@ -33,6 +33,8 @@ export interface DeferredParseError {
   cond: boolean;
   /** The exit status instead of 2 (bash -c: 127 for an error inside `$( )`). */
   status?: number;
+  /** Inside a command substitution: a `-c` string then exits 127, as bash does. */
+  inCommandSubst?: boolean;
   /** The original mvdan-sh error. */
   err: ParseError;
   /** POSIX mode: `message` is mvdan-sh's `L:C: text`, printed after the script name only. */
@@ -112,7 +114,7 @@ export function parseScript(latin1: string, posix: boolean): ParsedScript {
       }
       // (Bash-only syntax in POSIX mode stays a syntax error, worded as sh words it: withPrefix)
       const bashOnly = posix && /\bbash(\/mksh)? feature$/.test(e.text);
-      const fixed = round < 64 ? fixOnce(src, off, e) ?? (bashOnly ? undefined : enclosingBadSubst(src, off)) : undefined;
+      const fixed = round < 64 ? fixOnce(src, off, e) ?? (bashOnly ? undefined : enclosingBadSubst(src, off) ?? fixOldArith(src, off)) : undefined;
       if (fixed === undefined || fixed === src) return withPrefix(src, e, off, posix);
       src = fixed;
     }
@@ -281,6 +283,7 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean): Pa
   const caseIn = /^"case .*" must be followed by "in"$/.test(e.text) ? /^case[ \t]+\S+[ \t]*\n\s*/.exec(src.slice(off)) : null;
   if (caseIn && error.message.startsWith('syntax error near')) error.line = src.slice(0, off + caseIn[0].length).split('\n').length;
   if (!cond && error.message.startsWith('syntax error near')) error.context = lineText(src, error.line);
+  if (inCommandSubst(src, off)) error.inCommandSubst = true;
   if (error.message.startsWith('unexpected EOF while looking for matching') && !/^\$\((?!\()/.test(src.slice(off))) error.matchedPair = true;
   // Bash-only syntax in POSIX mode is a syntax error at that command, worded as sh (dash) words
   // it: `NAME: LINE: Syntax error: "(" unexpected`, the token where the Bash syntax starts.
@@ -437,6 +440,8 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
     if (next) return next[1] ? `syntax error near unexpected token \`${next[1]}'` : 'syntax error: unexpected end of file';
   }
   if ((m = /^"(\S+)" must be followed by/.exec(t)) || (m = /^(\S+) must be followed by/.exec(t))) {
+    // (`$(if)`: the `)` right after the reserved word is the token bash stops at)
+    if (/^(?:if|then|else|elif|while|until|do)\)/.test(src.slice(off))) return "syntax error near unexpected token `)'";
     const tok = /^[^\s;&|]*[;&|]*|^\S+/.exec(src.slice(off).replace(/^\S+\s*/, ''))?.[0];
     if (tok) return `syntax error near unexpected token \`${tok}'`;
     // (a reserved word or function head at the end of the input: bash reads on, to the end of file)
@@ -742,6 +747,42 @@ function quoteEnd(src: string, i: number): number {
     if (src[j] === q) return j;
   }
   return -1;
+}
+
+/** Whether `off` is inside an unclosed-before-it `$(` on its line (a command substitution bash parses). */
+function inCommandSubst(src: string, off: number): boolean {
+  const from = src.lastIndexOf('\n', off - 1) + 1;
+  let depth = 0;
+  for (let i = from; i < off; i++) {
+    const c = src[i]!;
+    if (c === '\\') { i++; continue; }
+    if (c === "'") { const j = src.indexOf("'", i + 1); if (j < 0 || j >= off) return false; i = j; continue; }
+    if (c === '$' && src[i + 1] === '(' && src[i + 2] !== '(') { depth++; i++; }
+    else if (c === ')' && depth > 0) depth--;
+  }
+  return depth > 0;
+}
+
+/**
+ * `$[EXPR]`, the old arithmetic form, that mvdan-sh cannot read: bash matches the brackets when
+ * it parses and evaluates the text when it expands it, so it becomes `$((EXPR))` and takes the
+ * raw-arithmetic path (a malformed expression is a run-time error there, as in bash).
+ */
+function fixOldArith(src: string, off: number): string | undefined {
+  const d = src.lastIndexOf('$[', off);
+  if (d < 0) return undefined;
+  let depth = 0;
+  for (let i = d + 2; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === '\n') return undefined;
+    if (c === '[') depth++;
+    else if (c === ']') {
+      if (depth > 0) { depth--; continue; }
+      if (i < off) return undefined;
+      return `${src.slice(0, d)}$((${src.slice(d + 2, i)}))${src.slice(i + 1)}`;
+    }
+  }
+  return undefined;
 }
 
 /** `export a-b=c`: bash's builtin reports the invalid name at run time. */

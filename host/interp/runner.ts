@@ -980,7 +980,7 @@ export class Shell {
       if (syntaxErr) {
         // the lines before it ran; a `[[ ]]` error leaves the last status, any other one is 2
         await this.syntaxError(syntaxErr, `${this.errName}: ${this.cMode ? '-c: ' : ''}line ${syntaxErr.line}: `);
-        st = syntaxErr.cond ? this.status : syntaxErr.status ?? 2;
+        st = syntaxErr.cond ? this.status : syntaxErr.status ?? (syntaxErr.inCommandSubst && this.cMode ? 127 : 2);
       }
     } catch (e) {
       st = this.handleTopError(e);
