@@ -11,6 +11,7 @@ import { readSome, readByteSync, readPath, AGAIN, TIMEOUT } from './io.ts';
 import { ansiC, ansicQuote, needsAnsiC, shellQuote } from './expand.ts';
 import { testArgs } from './test.ts';
 import { formatHashTable } from './command-hash.ts';
+import { CompletionSpecs } from './completion-specs.ts';
 import { isExecFile, lookPath, reportSignal, reportsSignal, runExternal, signalDescriptions, signalName } from './exec.ts';
 import { getPrivateCommand } from './registry.ts';
 import { ArithError } from './arith.ts';
@@ -2467,7 +2468,14 @@ def(['history'], async (sh, args) => {
 def(['suspend'], async (sh) => { await errOut(sh, 'suspend', 'cannot suspend: no job control'); return 1; });
 def(['logout'], async (sh) => { await errOut(sh, 'logout', "not login shell: use `exit'"); return 1; });
 def(['bind'], async (sh) => { await errOut(sh, 'bind', 'warning: line editing not enabled'); return 0; });
-def(['complete', 'compopt'], async () => 0);
+def(['compopt'], async () => 0);
+def(['complete'], async (sh, args) => {
+  const r = (sh.completionSpecs ??= new CompletionSpecs()).run(args.slice(1));
+  if (r.out) await out(sh, r.out);
+  for (const e of r.errors) await errOut(sh, 'complete', e);
+  if (r.usage !== undefined) return usageErr(sh, 'complete', undefined);
+  return r.status;
+});
 
 def(['compgen'], async (sh, args) => {
   let words: string[] = [];

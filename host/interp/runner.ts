@@ -24,6 +24,7 @@ import { printCommand, printFunction, stmtLines } from './printer.ts';
 import { AliasReader } from './alias.ts';
 import { bucketOrder } from './bash-hash-order.ts';
 import type { CommandHash } from './command-hash.ts';
+import type { CompletionSpecs } from './completion-specs.ts';
 import { sigKey } from './signals.ts';
 import { endsProcess, virtualPid } from './virtual-pids.ts';
 import { isName } from './names.ts';
@@ -161,6 +162,8 @@ export class Shell {
   aliases = new Map<string, string>();
   /** bash's hash table of commands found on PATH (see command-hash.ts). */
   commandHash: CommandHash = new Map();
+  /** `complete`'s specs (created on first use; a non-interactive shell only stores and lists them). */
+  completionSpecs: CompletionSpecs | undefined;
   params: string[] = [];
   arg0 = 'bash';
   /** Name used as prefix of error messages (`$0` for -c, the script path for files). */
