@@ -2,11 +2,7 @@
 // statement, methods as Class.method, nested classes as Outer.Inner, module variables; locals,
 // class attributes and text in strings or comments are not definitions.
 import { expect } from 'chai';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { hsymbol } from '../../host/hashline/hsymbol.ts';
-import { rowHash } from '../../isolates/core-v1/rows.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { hsymbolFixture } from './hsymbol-fixture.ts';
 
 const SHAPES_PY = `"""def fake(): pass in a docstring"""
 import functools
@@ -63,23 +59,9 @@ class After:
 
 describe('hsymbol (Python)', function () {
   this.timeout(20_000); // the first call loads the grammar
-  let tmp: { dir: string; cleanup: () => void };
-  before(() => {
-    tmp = tempDir('hsymbol-py');
-    writeFileSync(join(tmp.dir, 'shapes.py'), SHAPES_PY);
-    writeFileSync(join(tmp.dir, 'broken.py'), BROKEN_PY);
-  });
-  after(() => tmp.cleanup());
-
-  const rows = (from: number, to: number): string[] =>
-    SHAPES_PY.split('\n').slice(from - 1, to).map((t, i) => `shapes.py:${from + i}:${rowHash(t)}|${t}`);
-  const run = async (name: string, paths = ['.']) => {
-    const r = await hsymbol(name, paths, tmp.dir);
-    if ('error' in r) throw new Error(r.error);
-    expect(r.problems).to.deep.equal([]);
-    return r;
-  };
-  const headers = async (name: string, paths?: string[]) => (await run(name, paths)).text.split('\n').filter((l) => l.startsWith('# '));
+  const fx = hsymbolFixture('hsymbol-py', { 'shapes.py': SHAPES_PY, 'broken.py': BROKEN_PY });
+  const rows = (from: number, to: number): string[] => fx.rows('shapes.py', SHAPES_PY, from, to);
+  const { run, headers } = fx;
 
   it('a function from its first decorator through a multi-line signature to its last statement', async () => {
     const r = await run('area', ['shapes.py']);

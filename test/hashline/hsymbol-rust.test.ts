@@ -3,11 +3,7 @@
 // Type), mod members as module.item; locals and text in strings, raw strings and comments are not
 // definitions.
 import { expect } from 'chai';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { hsymbol } from '../../host/hashline/hsymbol.ts';
-import { rowHash } from '../../isolates/core-v1/rows.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { hsymbolFixture } from './hsymbol-fixture.ts';
 
 const LIB_RS = `//! fn fake() {} in a crate doc
 use std::fmt;
@@ -71,23 +67,9 @@ impl After {
 
 describe('hsymbol (Rust)', function () {
   this.timeout(20_000); // the first call loads the grammar
-  let tmp: { dir: string; cleanup: () => void };
-  before(() => {
-    tmp = tempDir('hsymbol-rs');
-    writeFileSync(join(tmp.dir, 'lib.rs'), LIB_RS);
-    writeFileSync(join(tmp.dir, 'broken.rs'), BROKEN_RS);
-  });
-  after(() => tmp.cleanup());
-
-  const rows = (from: number, to: number): string[] =>
-    LIB_RS.split('\n').slice(from - 1, to).map((t, i) => `lib.rs:${from + i}:${rowHash(t)}|${t}`);
-  const run = async (name: string, paths = ['.']) => {
-    const r = await hsymbol(name, paths, tmp.dir);
-    if ('error' in r) throw new Error(r.error);
-    expect(r.problems).to.deep.equal([]);
-    return r;
-  };
-  const headers = async (name: string, paths?: string[]) => (await run(name, paths)).text.split('\n').filter((l) => l.startsWith('# '));
+  const fx = hsymbolFixture('hsymbol-rs', { 'lib.rs': LIB_RS, 'broken.rs': BROKEN_RS });
+  const rows = (from: number, to: number): string[] => fx.rows('lib.rs', LIB_RS, from, to);
+  const { run, headers } = fx;
 
   it('a struct from its first attribute to its closing brace, without the doc comment', async () => {
     expect((await run('Point', ['lib.rs'])).text).to.equal(['# lib.rs: struct Point, lines 5-9', ...rows(5, 9), ''].join('\n'));

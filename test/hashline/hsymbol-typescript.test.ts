@@ -2,11 +2,7 @@
 // closing brace, doc comments left out, `Class.method` or the bare name, overload signatures joined
 // to their implementation, locals and text in strings, comments and templates never definitions.
 import { expect } from 'chai';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { hsymbol } from '../../host/hashline/hsymbol.ts';
-import { rowHash } from '../../isolates/core-v1/rows.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { hsymbolFixture } from './hsymbol-fixture.ts';
 
 const BOX_TS = `// function fake() {} in a comment
 /** Doc comment: not part of the range. */
@@ -82,26 +78,7 @@ function unclosed(x: number) {
 
 describe('hsymbol (TypeScript, JavaScript)', function () {
   this.timeout(20_000); // the first call loads the grammars
-  let tmp: { dir: string; cleanup: () => void };
-  before(() => {
-    tmp = tempDir('hsymbol-ts');
-    mkdirSync(join(tmp.dir, 'src'));
-    writeFileSync(join(tmp.dir, 'src', 'box.ts'), BOX_TS);
-    writeFileSync(join(tmp.dir, 'src', 'view.tsx'), VIEW_TSX);
-    writeFileSync(join(tmp.dir, 'src', 'app.jsx'), APP_JSX);
-    writeFileSync(join(tmp.dir, 'broken.ts'), BROKEN_TS);
-  });
-  after(() => tmp.cleanup());
-
-  const rows = (file: string, text: string, from: number, to: number): string[] =>
-    text.split('\n').slice(from - 1, to).map((t, i) => `${file}:${from + i}:${rowHash(t)}|${t}`);
-  const run = async (name: string, paths = ['src']) => {
-    const r = await hsymbol(name, paths, tmp.dir);
-    if ('error' in r) throw new Error(r.error);
-    expect(r.problems).to.deep.equal([]);
-    return r;
-  };
-  const headers = async (name: string, paths?: string[]) => (await run(name, paths)).text.split('\n').filter((l) => l.startsWith('# '));
+  const { rows, run, headers } = hsymbolFixture('hsymbol-ts', { 'src/box.ts': BOX_TS, 'src/view.tsx': VIEW_TSX, 'src/app.jsx': APP_JSX, 'broken.ts': BROKEN_TS }, ['src']);
 
   it('a class from its decorators to its closing brace, without the doc comment before them', async () => {
     const r = await run('Box');
