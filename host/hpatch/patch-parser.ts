@@ -32,10 +32,13 @@ function parse(text: string): Patch {
   // A CR before LF on a line is the patch's own line end, never file content (the file's
   // terminators are applied to new lines); lone CRs inside a line stay.
   const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  // Blank lines around the envelope are not part of it (a model may wrap the patch in them).
+  while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
+  const lead = Math.max(0, lines.findIndex((l) => l.trim() !== ''));
+  lines.splice(0, lead);
   let i = 0;
   const fail = (msg: string, at = i): never => {
-    throw new PatchSyntaxError(`line ${at + 1}: ${msg}`);
+    throw new PatchSyntaxError(`line ${lead + at + 1}: ${msg}`);
   };
   if (lines[0] !== BEGIN) fail(`a patch starts with "${BEGIN}"`, 0);
   if (lines.length < 2 || lines[lines.length - 1] !== END) fail(`a patch ends with "${END}"`, Math.max(lines.length - 1, 0));
@@ -108,6 +111,7 @@ function parse(text: string): Patch {
   }
   if (files.length === 0) fail('the patch has no file operation', 1);
   if (prefixed.length > 0) {
+    for (let k = 0; k < prefixed.length; k++) prefixed[k] = prefixed[k]! + lead;
     const shown = prefixed.slice(0, 5).join(', ') + (prefixed.length > 5 ? ', …' : '');
     throw new PatchSyntaxError(
       `new text on line${prefixed.length > 1 ? 's' : ''} ${shown} starts with a pasted row prefix (LINE:HASH|): ` +

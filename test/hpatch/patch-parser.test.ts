@@ -33,6 +33,11 @@ describe('hpatch patch parser', () => {
     expect(r.ok && r.patch.files[0]).to.deep.equal({ kind: 'update', path: 'a', moveTo: null, tag: null, edits: [{ op: 'replace', from: { line: 1, hash: 'abcd' }, to: { line: 1, hash: 'abcd' }, lines: ['  x\t ', 'a\rb'] }] });
   });
 
+  it('ignores blank lines around the envelope', () => {
+    const r = parsePatch('\n\n*** Begin Patch\n*** Delete File: a\n*** End Patch\n\n  \n');
+    expect(r.ok && r.patch.files).to.deep.equal([{ kind: 'delete', path: 'a' }]);
+  });
+
   it('reads the optional tag of the rows the anchors come from', () => {
     const r = parsePatch(wrap('*** Update File: a\n*** Move to: b\n*** Tag: 0a1b2c3d\n@@ delete 1:abcd\n'));
     expect(r.ok && r.patch.files[0]).to.deep.include({ moveTo: 'b', tag: '0a1b2c3d' });
