@@ -291,24 +291,28 @@ export function strftime(fmt: string, secs: number, tz: string | undefined): str
     }
   };
   // glibc's flags (`-` no padding, `_` blanks, `0` zeros, `^` upper case, `#` swapped case) and widths
+  let tooLong = false;
   const out = (fmt === '' ? '%X' : fmt).replace(/%([-_0^#]*)(\d*)([EO]?)(.)/gs, (all, flags: string, w: string, _m: string, c: string) => {
     let r = conv(c);
     if (r === '%' + c && c !== '%') return all;
     const nat = NUM_WIDTH[c];
     const width = w === '' ? 0 : Number(w);
-    const f = flags.includes('-') ? '-' : flags.includes('_') ? '_' : flags.includes('0') ? '0' : '';
+    // (glibc takes the last of the padding flags; `-` and `_` drop a number's natural zeros, and
+    // any width pads: with blanks, zeros for `0`, or a number's own padding)
+    let f = '';
+    for (const ch of flags) if (ch === '-' || ch === '_' || ch === '0') f = ch;
+    // (padding past the buffer: the result is empty whatever it is, so it is never built)
+    if (width >= 128) { tooLong = true; return ''; }
     if (nat !== undefined && /^\s*\d+$/.test(r)) {
-      const n = r.trim();
-      const ch = f === '_' || f === '-' ? ' ' : f === '0' ? '0' : nat[1];
-      r = f === '-' ? n : n.padStart(nat[0], f === '' ? nat[1] : ch);
-      if (width > r.length) r = r.padStart(width, ch);
-    } else if (width > r.length && f !== '-') r = r.padStart(width, f === '0' ? '0' : ' ');
+      const n = r.trim().replace(/^0+(?=\d)/, '');
+      r = f === '-' ? n.padStart(width, ' ') : n.padStart(Math.max(nat[0], width), f === '_' ? ' ' : f === '0' ? '0' : nat[1]);
+    } else if (width > r.length) r = r.padStart(width, f === '0' ? '0' : ' ');
     if (flags.includes('^')) r = r.toUpperCase();
     else if (flags.includes('#')) r = 'pPZ'.includes(c) ? r.toLowerCase() : 'aAbBh'.includes(c) ? r.toUpperCase() : r;
     return r;
   });
   // (bash formats into a 128-byte buffer: a longer result is empty)
-  return out.length >= 128 ? '' : out;
+  return tooLong || out.length >= 128 ? '' : out;
 }
 /** strftime's numeric conversions: natural width and padding. */
 const NUM_WIDTH: Record<string, [number, string]> = {
@@ -369,6 +373,31 @@ function parseFormat(fmt: string, utf8: boolean): FmtPart[] {
   return parts;
 }
 
+const INT_MAX = 2147483647;
+/**
+ * What one conversion may pad or zero-fill to, and what one printf may make in all. bash pads
+ * through the C library up to INT_MAX bytes (gigabytes, streamed); here the output is one string,
+ * so past these a printf stops as bash stops at a write error: `printf: write error: Cannot
+ * allocate memory`, status 1, after the output before that conversion.
+ */
+// (a conversion's pad added to the output so far stays below V8's longest string, 2^29 - 24)
+const PRINTF_PAD_MAX = 1 << 27, PRINTF_OUT_MAX = 1 << 28;
+const TOO_LONG = 'write error: Cannot allocate memory';
+class PrintfTooLong extends Error {}
+
+/**
+ * A literal width or precision as bash's conversion reads it: glibc's printf (`undefined` past
+ * INT_MAX: EOVERFLOW, the conversion prints nothing) or, for %b, %q and %(…)T, bash's own
+ * printstr (digits accumulated in an intmax_t, then INT_MAX when negative or above it).
+ */
+function literalNum(digits: string, own: boolean): number | undefined {
+  if (digits.length < 10) return Number(digits);
+  const v = BigInt(digits);
+  if (!own) return v > BigInt(INT_MAX) ? undefined : Number(v);
+  const w = BigInt.asIntN(64, v);
+  return w < 0n || w > BigInt(INT_MAX) ? INT_MAX : Number(w);
+}
+
 /** `tz`: the zone for `%(…)T`, asked only when the format has one (reading it costs two variable lookups per call). */
 export function formatPrintf(fmt: string, args: string[], errs: string[], tz: () => string | undefined, startTime?: number, utf8 = false, errAt?: number[]): { out: string; stop: boolean } {
   const parts = parseFormat(fmt, utf8);
@@ -376,16 +405,40 @@ export function formatPrintf(fmt: string, args: string[], errs: string[], tz: ()
   let ai = 0;
   let stop = false;
   const next = (): string | undefined => args[ai++];
+  // bash's getint for a `*`: strtoimax's value, then INT_MAX/INT_MIN with a warning naming the
+  // argument after it (bash's), or, when it was the last argument, cut to an int
+  const starArg = (): number => {
+    const v = numArg(next(), errs);
+    if (ai >= args.length) return Number(BigInt.asIntN(32, v));
+    if (v > BigInt(INT_MAX) || v < -BigInt(INT_MAX) - 1n) { errs.push(`warning: ${args[ai]}: Numerical result out of range`); return v > 0n ? INT_MAX : -INT_MAX - 1; }
+    return Number(v);
+  };
+  /** Refuses a width or zero-fill past PRINTF_PAD_MAX. */
+  const room = (n: number | undefined): void => { if (n !== undefined && n > PRINTF_PAD_MAX) throw new PrintfTooLong(); };
   const once = (): void => {
     for (let k = 0; k < parts.length; k++) {
       const part = parts[k]!;
       if (typeof part === 'string') { o += part; continue; }
       if ('invalid' in part) { errs.push(part.invalid); stop = true; return; }
       const { conv, flags } = part;
-      let width: number | undefined = part.width === '*' ? Number(numArg(next(), errs)) : part.width ? Number(part.width) : undefined;
+      const own = conv === 'b' || conv === 'q' || part.strftime !== undefined;
+      // (`overflow`: a literal past INT_MAX, which glibc refuses: nothing printed, the argument used)
+      let overflow = false;
+      let width: number | undefined = part.width === '*' ? starArg() : part.width ? literalNum(part.width, own) : undefined;
+      if (part.width && part.width !== '*' && width === undefined) overflow = true;
       let left = flags.includes('-');
       if (width !== undefined && width < 0) { left = true; width = -width; }
-      let prec: number | undefined = part.prec === undefined ? undefined : part.prec === '*' ? Number(numArg(next(), errs)) : Number(part.prec || '0');
+      let prec: number | undefined = part.prec === undefined ? undefined : part.prec === '*' ? starArg() : literalNum(part.prec || '0', own);
+      if (part.prec !== undefined && part.prec !== '*' && prec === undefined) overflow = true;
+      if (overflow) {
+        // (bash still reads the argument, with its complaints)
+        const a = next();
+        if (conv === 'd' || conv === 'i') numArg(a, errs);
+        else if ('ouxX'.includes(conv)) numArg(a, errs, true);
+        else if ('eEfFgG'.includes(conv)) floatArgLd(a, errs);
+        continue;
+      }
+      room(width);
       if (part.strftime !== undefined) {
         const arg = next();
         let secs = arg === undefined || arg === '' ? -1 : Number(numArg(arg, errs));
@@ -413,6 +466,7 @@ export function formatPrintf(fmt: string, args: string[], errs: string[], tz: ()
         case 'q': o += pad(arg === undefined ? "''" : bashQuote(arg, utf8), width, left); break;
         case 'c': o += pad(arg === undefined || arg === '' ? '\0' : arg.slice(0, 1), width, left); break;
         case 'd': case 'i': {
+          room(prec);
           const v = BigInt.asIntN(64, numArg(arg, errs));
           let s = (v < 0n ? -v : v).toString();
           if (prec === 0 && v === 0n) s = '';
@@ -422,6 +476,7 @@ export function formatPrintf(fmt: string, args: string[], errs: string[], tz: ()
           break;
         }
         case 'o': case 'u': case 'x': case 'X': {
+          room(prec);
           let v = numArg(arg, errs, true);
           v = BigInt.asUintN(64, v);
           let s = v.toString(conv === 'o' ? 8 : conv === 'u' ? 10 : 16);
@@ -433,6 +488,7 @@ export function formatPrintf(fmt: string, args: string[], errs: string[], tz: ()
         }
         default: {
           // (as the long double bash reads with strtold and prints with the C library's printf)
+          room(prec);
           const v = floatArgLd(arg, errs);
           let f = formatLongDouble(v, conv, prec, flags.includes('#'));
           if (!v.neg && flags.includes('+')) f = '+' + f;
@@ -440,10 +496,19 @@ export function formatPrintf(fmt: string, args: string[], errs: string[], tz: ()
           o += pad(f, width, left, flags.includes('0') && !('special' in v));
         }
       }
+      if (o.length > PRINTF_OUT_MAX) throw new PrintfTooLong();
     }
   };
   // (`errAt`: for each error, how much output its pass of the format came after)
-  const pass = (): void => { const e0 = errs.length, o0 = o.length; once(); if (errAt) for (let k = e0; k < errs.length; k++) errAt.push(o0); };
+  const pass = (): void => {
+    const e0 = errs.length, o0 = o.length;
+    try { once(); } catch (e) {
+      if (!(e instanceof PrintfTooLong)) throw e;
+      // (what the conversions before it made goes out, as bash's did before its write error)
+      errs.push(TOO_LONG); stop = true;
+    }
+    if (errAt) for (let k = e0; k < errs.length; k++) errAt.push(o0);
+  };
   pass();
   while (!stop && ai > 0 && ai < args.length) pass();
   return { out: o, stop };

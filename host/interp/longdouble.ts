@@ -110,9 +110,23 @@ function expText(d: number): string {
   return (d < 0 ? '-' : '+') + String(Math.abs(d)).padStart(2, '0');
 }
 
+/**
+ * A precision past every digit a long double has: its exact value has at most 16,508 digits after
+ * the point (m / 2^16508 at the least exponent) and 11,600 significant ones, so at this
+ * precision the %f, %e and %g digits are exact and any more are zeros.
+ */
+const EXACT_PREC = 40000;
+
 /** printf's %f %F %e %E %g %G of `v` (sign flags and width are left to the caller). */
 export function formatLongDouble(v: LongDouble, conv: string, prec: number | undefined, alt: boolean): string {
   const lc = conv.toLowerCase();
+  if (prec !== undefined && prec > EXACT_PREC && !('special' in v)) {
+    // (the digits past EXACT_PREC are zeros: made by repeat, not by a BigInt of 10^prec)
+    const s = formatLongDouble(v, conv, EXACT_PREC, alt);
+    if (lc === 'g' && !alt) return s; // (%g drops trailing zeros)
+    const zeros = '0'.repeat(prec - EXACT_PREC), e = s.search(/[eE]/);
+    return e < 0 ? s + zeros : s.slice(0, e) + zeros + s.slice(e);
+  }
   const p = prec ?? 6;
   let s: string;
   if ('special' in v) s = v.special;
