@@ -78,39 +78,75 @@ function splitAlts(s: string): string[] {
   return out;
 }
 
-/** Translates a shell pattern to a regex source (unanchored). */
+/**
+ * Translates a shell pattern to a regex source (unanchored). A pattern of `*`s and
+ * one-character parts (no extglob group; `?` and brackets only outside a UTF-8 locale) with two
+ * or more stars is built so that it cannot backtrack exponentially (`*a*a*a*b` against a long
+ * run of `a`s took the regex engine O(n^k)): the part after each inner star is found at its
+ * first occurrence and kept (an atomic group, `(?=(…*?X))\N`), the last one at the latest; the
+ * same matches (and longest matches from a start), in O(length × pattern).
+ */
 export function patternSource(p: string, o: PatOpts = {}): string {
+  const pieces: string[] = [];
+  const out = patternPieces(p, o, pieces);
+  return pieces.length ? starSegments(pieces, o.pathname ? '[^/]' : '[\\s\\S]') : out;
+}
+
+const STAR = '\0*';
+
+function starSegments(pieces: string[], any: string): string {
+  const segs: string[][] = [[]];
+  for (const x of pieces) if (x === STAR) segs.push([]); else segs[segs.length - 1]!.push(x);
+  let out = segs[0]!.join('');
+  let group = 0;
+  for (let k = 1; k < segs.length - 1; k++) {
+    const seg = segs[k]!.join('');
+    if (seg === '') continue;
+    group++;
+    out += `(?=(${any}*?${seg}))\\${group}`;
+  }
+  return out + any + '*' + segs[segs.length - 1]!.join('');
+}
+
+/** patternSource's translation; fills `pieces` (a STAR for each `*`) when starSegments can take the pattern. */
+function patternPieces(p: string, o: PatOpts, pieces: string[]): string {
   const any = o.pathname ? '[^/]' : '[\\s\\S]';
   const one = o.utf8 ? (o.pathname ? `(?![/])${UTF8_CHAR}` : UTF8_CHAR) : any;
   let out = '';
+  // (one-character parts and stars so far; false once the pattern has anything else)
+  let simple = true, stars = 0;
+  const piece = (x: string): void => { out += x; if (simple) pieces.push(x); };
   for (let i = 0; i < p.length; i++) {
     const c = p[i]!;
     if (c === '\\') {
-      if (i + 1 < p.length) { out += reEsc(p[++i]!); } else out += '\\\\';
+      if (i + 1 < p.length) { piece(reEsc(p[++i]!)); } else piece('\\\\');
       continue;
     }
     if (o.extglob !== false && '?*+@!'.includes(c) && p[i + 1] === '(') {
       const close = findClose(p, i + 2);
       if (close > 0) {
-        const alts = splitAlts(p.slice(i + 2, close)).map((a) => patternSource(a, o));
+        simple = false;
+        // (not starSegments inside: its group numbers are the whole regex's)
+        const alts = splitAlts(p.slice(i + 2, close)).map((a) => patternPieces(a, o, []));
         const g = '(?:' + alts.join('|') + ')';
         if (c === '?') out += g + '?';
         else if (c === '*') out += g + '*';
         else if (c === '+') out += g + '+';
         else if (c === '@') out += g;
         else {
-          const rest = patternSource(p.slice(close + 1), o);
+          const rest = patternPieces(p.slice(close + 1), o, []);
           out += `(?:(?!${g}(?:${rest})$)${any}*?)`;
         }
         i = close;
         continue;
       }
     }
-    if (c === '*') { out += any + '*'; while (p[i + 1] === '*') i++; continue; }
-    if (c === '?') { out += one; continue; }
+    if (c === '*') { out += any + '*'; stars++; if (simple) pieces.push(STAR); while (p[i + 1] === '*') i++; continue; }
+    if (c === '?') { if (o.utf8) simple = false; piece(one); continue; }
     if (c === '[') {
       const end = bracketEnd(p, i);
-      if (end < 0) { out += '\\['; continue; }
+      if (end < 0) { piece('\\['); continue; }
+      if (o.utf8) simple = false;
       let j = i + 1;
       let neg = false;
       if (p[j] === '!' || p[j] === '^') { neg = true; j++; }
@@ -153,13 +189,14 @@ export function patternSource(p: string, o: PatOpts = {}): string {
         const members = [...(cls === '' ? [] : [`[${cls}]`]), ...multi];
         const set = members.length ? `(?:${members.join('|')})` : '(?!)';
         out += (o.pathname ? '(?![/])' : '') + (neg ? (members.length ? `(?!${set})${UTF8_CHAR}` : UTF8_CHAR) : set);
-      } else if (o.pathname) out += neg ? `(?![/])[^${cls}]` : `(?![/])[${cls}]`;
-      else out += neg ? `[^${cls}]` : (cls === '' ? '(?!)' : `[${cls}]`);
+      } else if (o.pathname) piece(neg ? `(?![/])[^${cls}]` : `(?![/])[${cls}]`);
+      else piece(neg ? `[^${cls}]` : (cls === '' ? '(?!)' : `[${cls}]`));
       i = end - 1;
       continue;
     }
-    out += reEsc(c);
+    piece(reEsc(c));
   }
+  if (!simple || stars < 2) pieces.length = 0;
   return out;
 }
 
