@@ -11,9 +11,12 @@ export function findEmptyBody(file: unknown): { token: string; offset: number } 
     if (!found || offset < found.offset) found = { token, offset };
   };
   const empty = (l: unknown): boolean => Array.isArray(l) && l.length === 0;
-  const visit = (v: unknown): void => {
-    if (Array.isArray(v)) { for (const x of v) visit(x); return; }
-    if (v === null || typeof v !== 'object') return;
+  // (a walk with its own stack: a tree can be thousands of levels deep, `$(( x+x+…+x ))`)
+  const todo: unknown[] = [file];
+  while (todo.length) {
+    const v = todo.pop();
+    if (Array.isArray(v)) { for (let i = v.length - 1; i >= 0; i--) todo.push(v[i]); continue; }
+    if (v === null || typeof v !== 'object') continue;
     const n = v as Record<string, any>;
     switch (n['type']) {
       case 'WhileClause':
@@ -45,8 +48,7 @@ export function findEmptyBody(file: unknown): { token: string; offset: number } 
         break;
       }
     }
-    for (const k in n) if (k !== 'type') { const x = n[k]; if (x !== null && typeof x === 'object') visit(x); }
-  };
-  visit(file);
+    for (const k in n) if (k !== 'type') { const x = n[k]; if (x !== null && typeof x === 'object') todo.push(x); }
+  }
   return found;
 }

@@ -120,19 +120,21 @@ function powErrorToken(rest: string): string {
 
 /** Offset of the first extglob group in these statements outside `[[ ]]` (bash parses those as if extglob were on). */
 function findExtGlob(nodes: unknown): { at?: number; inSubst: boolean } {
-  let found: number | undefined, inSubst = false;
-  const walk = (n: unknown, sub: boolean): void => {
-    if (found !== undefined || n === null || typeof n !== 'object') return;
-    if (Array.isArray(n)) { for (const x of n) walk(x, sub); return; }
+  // (depth first, in order, with its own stack: a tree can be thousands of levels deep, `$(( x+x+…+x ))`)
+  const todo: [unknown, boolean][] = [[nodes, false]];
+  while (todo.length) {
+    const [n, sub] = todo.pop()!;
+    if (n === null || typeof n !== 'object') continue;
+    if (Array.isArray(n)) { for (let i = n.length - 1; i >= 0; i--) todo.push([n[i], sub]); continue; }
     const t = (n as { type?: string }).type;
-    if (t === 'TestClause') return;
-    if (t === 'ExtGlob') { found = (n as ExtGlob).OpPos; inSubst = sub; return; }
+    if (t === 'TestClause') continue;
+    if (t === 'ExtGlob') return { at: (n as ExtGlob).OpPos, inSubst: sub };
     const s = sub || (t === 'CmdSubst' && !(n as { Backquotes?: boolean }).Backquotes) || t === 'ProcSubst';
-    if (t === 'CmdSubst' && (n as { Backquotes?: boolean }).Backquotes) return; // (parsed when it runs)
-    for (const k in n) if (k !== 'type') walk((n as Record<string, unknown>)[k], s);
-  };
-  walk(nodes, false);
-  return { at: found, inSubst };
+    if (t === 'CmdSubst' && (n as { Backquotes?: boolean }).Backquotes) continue; // (parsed when it runs)
+    const keys = Object.keys(n);
+    for (let i = keys.length - 1; i >= 0; i--) if (keys[i] !== 'type') todo.push([(n as Record<string, unknown>)[keys[i]!], s]);
+  }
+  return { at: undefined, inSubst: false };
 }
 
 export class Shell {
@@ -185,6 +187,8 @@ export class Shell {
   stdinRedirected = 0;
   /** The parent's background jobs, still listed by `jobs` in a subshell (like bash). */
   inheritedJobs: Job[] = [];
+  /** The last coprocess's two fds (bash tracks one): closed in the subshells this shell starts. */
+  coprocFds: Map<number, OsFd> | undefined;
   lastBgPid = 0;
   noErrexit = 0;
   funcDepth = 0;
@@ -927,6 +931,16 @@ export class Shell {
     return s;
   }
 
+  /**
+   * bash closes the coprocess's fds in a subshell (`( )`, an async command, a pipeline stage) of
+   * the shell that started it, so a job there cannot hold its stdin open; not in command or
+   * process substitutions or another coprocess, which also forget it (their subshells keep them).
+   */
+  dropCoprocFds(s: Shell): Shell {
+    if (this.coprocFds) for (const [n, f] of this.coprocFds) if (s.fds.get(n) === f) s.fds.set(n, undefined);
+    return s;
+  }
+
   async runSubshell(fn: (s: Shell) => number | Promise<number>, sub?: Shell): Promise<number> {
     const s = sub ?? this.clone();
     let st: number;
@@ -1658,8 +1672,8 @@ export class Shell {
     return f;
   }
 
-  async background(st: Stmt): Promise<void> {
-    const sub = this.clone();
+  async background(st: Stmt, coproc = false): Promise<void> {
+    const sub = coproc ? this.clone() : this.dropCoprocFds(this.clone());
     sub.inBackground = true;
     // bash without job control: an async command reads /dev/null, unless its stdin is redirected
     // (by the command itself, by a compound command around it, or a pipe into its pipeline
@@ -1724,7 +1738,7 @@ export class Shell {
     t.set(0, toCo.r); t.set(1, fromCo.w);
     this.fds = t;
     this.stdinRedirected++; // (its stdin is the pipe, not background()'s /dev/null)
-    try { await this.background({ ...c.Stmt, Background: true }); } finally { this.fds = saved; t.releaseAll(); this.stdinRedirected--; }
+    try { await this.background({ ...c.Stmt, Background: true }, true); } finally { this.fds = saved; t.releaseAll(); this.stdinRedirected--; }
     // bash opens both pipes at high fds, then closes the coprocess's ends (the 2nd and 3rd)
     const free: number[] = [];
     for (let n = 63; n > 2 && free.length < 4; n--) if (!this.fds.get(n)) free.push(n);
@@ -1735,6 +1749,7 @@ export class Shell {
     this.setElem(name, '0', String(rfd));
     this.setElem(name, '1', String(wfd));
     this.setVar(`${name}_PID`, String(this.lastBgPid));
+    this.coprocFds = new Map([[rfd, fromCo.r], [wfd, toCo.w]]);
     return 0;
   }
 
@@ -1758,7 +1773,7 @@ export class Shell {
     switch (c.type) {
       case 'CallExpr': return this.call(c);
       case 'Block': return this.stmts(c.Stmts);
-      case 'Subshell': { const r = await this.runSubshell((s) => s.stmts(c.Stmts)); this.cleanupDeadJobs(); return r; }
+      case 'Subshell': { const r = await this.runSubshell((s) => s.stmts(c.Stmts), this.dropCoprocFds(this.clone())); this.cleanupDeadJobs(); return r; }
       case 'BinaryCmd': {
         return c.Op === Tok.andAnd || c.Op === Tok.orOr ? this.andOr(c) : this.pipeline(c);
       }
@@ -2087,7 +2102,7 @@ export class Shell {
     for (let i = 0; i < n - 1; i++) pipes.push(makePipe());
     const subs: Shell[] = [];
     for (let i = 0; i < n; i++) {
-      const s = this.clone();
+      const s = this.dropCoprocFds(this.clone());
       if (i > 0) { s.fds.set(0, pipes[i - 1]!.r); s.stdinRedirected++; }
       const sst = stages[i]!.st;
       if (i > 0 && sst.Cmd?.type === 'WhileClause' && sst.Redirs.length === 0 && !sst.Background && !(i === n - 1 && this.shopt.has('lastpipe'))) s.stageStdin = pipes[i - 1]!.r;
@@ -2210,9 +2225,12 @@ export class Shell {
     const sub = this.clone();
     sub.quietSignals = true;
     let opened = false;
+    // (the cleanup's end of a FIFO nobody opened, held until the subshell's open is through)
+    let partner: number | undefined;
     const done = new Promise<number>((resolve) => {
       fs.open(fifo, out ? 'r' : 'w', (err, fd) => {
         opened = true;
+        if (partner !== undefined) { try { fs.closeSync(partner); } catch { /* */ } partner = undefined; }
         if (err) { resolve(1); return; }
         sub.fds.set(out ? 0 : 1, new OsFd(fd, undefined, true, 'procsubst'));
         resolve(this.runSubshell((s) => (!out && isFileRead(p.Stmts) ? s.catFile(p.Stmts[0]!.Redirs[0]!.Word!) : s.stmts(p.Stmts)), sub));
@@ -2223,11 +2241,12 @@ export class Shell {
     this.lastBgPid = job.pid; // bash sets $! to the process substitution (`wait $!` waits for it)
     this.procSubstCleanups.push(() => {
       if (!opened) {
-        try {
-          const C = fs.constants;
-          const fd = fs.openSync(fifo, (out ? C.O_WRONLY : C.O_RDONLY) | C.O_NONBLOCK);
-          setTimeout(() => { try { fs.closeSync(fd); } catch { /* */ } }, 0);
-        } catch { /* */ }
+        // nobody opened the other end: the subshell's open, waiting in a libuv thread (or still
+        // queued for one), gets a partner. Both ends at once (O_RDWR never blocks, never fails
+        // for want of a reader), kept until that open returns: a partner closed sooner, or a
+        // writer-only one refused (ENXIO) while the thread had found the FIFO but not yet joined
+        // it as a reader, left it waiting on an unlinked FIFO for ever, and `wait` with it.
+        try { partner = fs.openSync(fifo, fs.constants.O_RDWR | fs.constants.O_NONBLOCK); } catch { /* */ }
       }
       try { fs.unlinkSync(fifo); } catch { /* */ }
     });
@@ -2404,7 +2423,15 @@ export class Shell {
             throw new ShellError(`${w}: ambiguous redirect`, 1);
           }
           const src = t.get(Number(m[1]));
-          if (!src) throw new ShellError(`${m[1]}: Bad file descriptor`, 1);
+          if (!src) {
+            // (bash's redirection_error guesses which fd is bad: the target of a literal `<&5`
+            // or `5-`; for an expanded word, the word as written when it is dup'd onto the
+            // default fd, else the fd being set)
+            const p0 = r.Word!.Parts[0];
+            const lit = r.Word!.Parts.length === 1 && p0?.type === 'Lit' && /^\d+-?$/.test(p0.Value);
+            const which = lit || varName ? m[1]! : !m[2] && fdn === defaultRedirFd(r.Op) ? (wordSource(this.source.src, r.Word!) ?? m[1]!) : String(fdn);
+            throw new ShellError(`${which}: Bad file descriptor`, 1);
+          }
           place(src);
           if (m[2]) t.set(Number(m[1]), undefined);
           break;
