@@ -19,7 +19,9 @@ export interface RunOptions {
   /** Shell fds: defaults to the process's 0, 1, 2. */
   fds?: Record<number, number>;
   cwd?: string;
+  /** The environment (default: this process's, byte for byte); `envIsBytes`: its strings are already the interpreter's byte strings. */
   env?: Record<string, string | undefined>;
+  envIsBytes?: boolean;
   opts?: Partial<Options>;
   /** Give each external command its own process group (default: when no std fd is a TTY). */
   procGroups?: boolean;
@@ -32,6 +34,40 @@ export interface RunOptions {
 }
 
 /** Builds a shell with the process-like initial state. */
+/** An environment of JavaScript strings as the interpreter's byte strings. */
+function envBytes(env: NodeJS.ProcessEnv): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out.push([toBytes(k), toBytes(v)]);
+  return out;
+}
+
+/**
+ * This process's environment, byte for byte: node's process.env drops a name that is not UTF-8
+ * and turns such bytes in a value into U+FFFD, and a child must get what the interpreter was given
+ * (REQ-SHELL-001 9). So the entries are read from /proc/self/environ, as process.env has them
+ * now: a name it no longer has (the launcher's tunables, removed at start) is left out, and a
+ * value it has changed since is its own.
+ */
+function processEnviron(): Array<[string, string]> {
+  let raw: string;
+  try { raw = fs.readFileSync('/proc/self/environ', 'latin1'); } catch { return envBytes(process.env); }
+  const out: Array<[string, string]> = [];
+  const seen = new Set<string>();
+  for (const e of raw.split('\0')) {
+    const eq = e.indexOf('=', 1);
+    if (eq < 0) continue;
+    const k = e.slice(0, eq), v = e.slice(eq + 1);
+    const name = fromBytes(k);
+    if (toBytes(name) !== k) { out.push([k, v]); continue; } // (not UTF-8: process.env cannot hold it)
+    const now = process.env[name];
+    if (now === undefined || seen.has(name)) continue;
+    seen.add(name);
+    out.push([k, fromBytes(v) === now ? v : toBytes(now)]);
+  }
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !seen.has(k)) out.push([toBytes(k), toBytes(v)]);
+  return out;
+}
+
 export function newShell(o: RunOptions = {}): Shell {
   const sh = new Shell();
   if (o.opts) Object.assign(sh.opts, o.opts);
@@ -45,10 +81,9 @@ export function newShell(o: RunOptions = {}): Shell {
   for (const [n, on] of o.setOpts ?? []) if (o.opts?.interactive || (n !== 'vi' && n !== 'emacs')) setLongOpt(sh, n, on); // (line editing: interactive only)
   const env = o.env ?? process.env;
   const foreign = new Map<string, string>();
-  for (const [k, v] of Object.entries(env)) {
-    if (v === undefined) continue;
-    if (!isName(k)) { foreign.set(toBytes(k), toBytes(v)); continue; }
-    sh.scopes[0]!.set(toBytes(k), { str: toBytes(v), exported: true });
+  for (const [k, v] of o.env ? (o.envIsBytes ? Object.entries(o.env).filter((e): e is [string, string] => e[1] !== undefined) : envBytes(o.env)) : processEnviron()) {
+    if (!isName(k)) { foreign.set(k, v); continue; }
+    sh.scopes[0]!.set(k, { str: v, exported: true });
   }
   sh.foreignEnv = foreign;
   sh.cwd = toBytes(o.cwd ?? process.cwd());
@@ -90,7 +125,7 @@ export function newShell(o: RunOptions = {}): Shell {
   for (const [n, fd] of Object.entries(fds)) sh.fds.set(Number(n), inheritedFd(fd));
   sh.arg0 = o.name ?? 'bash';
   // bash starts with $_ from the environment, else its own argv[0]
-  sh.lastArg = env['_'] !== undefined ? toBytes(env['_']) : 'bash';
+  sh.lastArg = g.get('_')?.str ?? 'bash';
   sh.errName = sh.arg0;
   sh.params = o.params ?? [];
   sh.procGroups = o.procGroups ?? !(safeTty(0) || safeTty(1) || safeTty(2));
@@ -102,7 +137,7 @@ export function newShell(o: RunOptions = {}): Shell {
 setScriptRunner(async (parent, src, args) => {
   const name = args[0]!;
   const parsed = parseScript(src.toString('latin1'), false);
-  const sh = newShell({ name, params: args.slice(1), env: parent.environ(), cwd: fromBytes(parent.cwd), fds: {}, procGroups: parent.procGroups });
+  const sh = newShell({ name, params: args.slice(1), env: parent.environ(undefined, true), envIsBytes: true, cwd: fromBytes(parent.cwd), fds: {}, procGroups: parent.procGroups });
   sh.fds = parent.fds.clone();
   sh.cMode = false;
   sh.ulimits = new Map(parent.ulimits);

@@ -7,6 +7,7 @@ import { verifySnapshot } from '../../host/runtime/snapshot.ts';
 import { capturedRequest } from '../support/fixtures.ts';
 import { startScriptedUpstream } from '../support/scripted-upstream.ts';
 import { PROJECT_ROOT } from '../support/codex-cli.ts';
+import { ODD_ENV } from '../support/odd-env.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 describe('make install', function () {
@@ -29,6 +30,9 @@ describe('make install', function () {
       const interp = spawnSync(bin, ['interp', '-c', 'echo "$1"; tr "\\0" " " </proc/$$/cmdline', 'x', 'ok'], { cwd: '/', encoding: 'utf8', env });
       expect(interp.status, interp.stderr).to.equal(0);
       expect(interp.stdout).to.match(new RegExp(`^ok\\n\\S+ (\\S+ )*--snapshot-blob ${prefix.dir}/lib/hpatch-router/dist/interp\\.blob -- `));
+      // the environment passes through the installed launcher unchanged (REQ-SHELL-001 9)
+      const odd = spawnSync(bin, ['interp', '-c', 'bash -c "f; printenv a.b x-y"'], { cwd: '/', encoding: 'utf8', env: { ...env, ...ODD_ENV } });
+      expect([odd.stdout, odd.stderr, odd.status]).to.deep.equal(['hi\n1\n2\n', '', 0]);
       // a script the fast parser declines loads the installed mvdan-sh through its installed code cache
       const cache = join(prefix.dir, 'lib', 'hpatch-router', 'dist', `mvdan-sh.js.${process.version}.cache`);
       expect(existsSync(cache), cache).to.equal(true);

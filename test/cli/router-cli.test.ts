@@ -3,11 +3,12 @@
 import { expect } from 'chai';
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROUTER_DIST, startRouterProcess } from '../support/router-process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { PROJECT_ROOT } from '../support/codex-cli.ts';
+import { ODD_ENV, RAW_ENTRY, entriesOf, withRawEntry } from '../support/odd-env.ts';
 
 const emptyConfig = tempDir('cli-config');
 after(() => emptyConfig.cleanup());
@@ -86,6 +87,29 @@ describe('hpatch-router command line', () => {
       const f = spawnSync(join(dir.dir, 'some_tool'), ['interp', '-c', 'echo escaped'], { encoding: 'utf8', env: { ...process.env, HPATCH_RUNTIME_DIR: join(dir.dir, 'runtime') } });
       expect(f.stdout).to.not.contain('escaped');
       expect(f.status).to.equal(126);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it('the launcher starts the router and a frontend with the environment unchanged, names that are not identifiers included (REQ-SHELL-001 9)', () => {
+    const launcher = join(PROJECT_ROOT, 'bin', 'hpatch-router');
+    const dir = tempDir('launcher-env');
+    try {
+      // A preload reports what the process starts with, before the entry runs (and removes HPATCH_INVOKED_AS).
+      const probe = join(dir.dir, 'probe.cjs');
+      writeFileSync(probe, 'process.stdout.write(JSON.stringify({ env: process.env, argv: [...process.execArgv, ...process.argv.slice(1)], environ: require("fs").readFileSync("/proc/self/environ", "latin1") })); process.exit(0);\n');
+      symlinkSync(launcher, join(dir.dir, 'some_tool'));
+      for (const bin of [launcher, join(dir.dir, 'some_tool')]) {
+        const [file, args] = withRawEntry([bin, '--help']);
+        const r = spawnSync(file, args, { env: { ...process.env, ...ODD_ENV, NODE_OPTIONS: `--require ${probe}` }, encoding: 'utf8', timeout: 20_000 });
+        expect(r.status, r.stderr).to.equal(0);
+        const got = JSON.parse(r.stdout) as { env: Record<string, string>; argv: string[]; environ: string };
+        expect(got.argv, bin).to.deep.equal(['--no-node-snapshot', join(PROJECT_ROOT, 'dist', 'hpatch-router.mjs'), '--help']);
+        for (const [k, v] of Object.entries(ODD_ENV)) expect(got.env[k], `${bin}: ${k}`).to.equal(v);
+        expect(got.env['HPATCH_INVOKED_AS'], bin).to.equal(bin);
+        expect(entriesOf(got.environ), bin).to.include(RAW_ENTRY);
+      }
     } finally {
       dir.cleanup();
     }

@@ -6,6 +6,7 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../support/codex-cli.ts';
+import { ODD_ENTRIES, ODD_ENV, RAW_ENTRY, entriesOf, withRawEntry } from '../support/odd-env.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const LAUNCHER = join(PROJECT_ROOT, 'bin', 'hpatch-router');
@@ -180,6 +181,49 @@ describe('bin/hpatch-router interp (launcher)', function () {
     const path = process.env['PATH'];
     expect(path, 'PATH').to.be.a('string').and.have.length.above(4);
     expect(readFileSync(join(DIST, 'interp.blob')).includes(Buffer.from(path!))).to.equal(false);
+  });
+
+  it('passes the environment through unchanged: names that are not identifiers reach the interpreter, its commands and a child bash (REQ-SHELL-001 9)', () => {
+    const t = tempDir('launcher');
+    try {
+      const link = join(t.dir, 'hpatch-router');
+      symlinkSync(LAUNCHER, link);
+      const script = 'tr "\\0" " " </proc/$$/cmdline; printf "\\0--\\0"; env -0; printf "\\0--\\0"; bash -c "f; printenv a.b x-y"';
+      for (const [label, bin, env, start] of [
+        ['startup snapshot', LAUNCHER, baseEnv(), / --snapshot-blob /],
+        ['startup snapshot through a symlink', link, baseEnv(), / --snapshot-blob /],
+        ['code-cache bundle', LAUNCHER, { ...baseEnv(), NODE_OPTIONS: '--no-warnings' }, / \S*\/interp-launch\.cjs -c /],
+      ] as const) {
+        const r = run(bin, ['-c', script], { env: { ...env, ...ODD_ENV } });
+        expect(r.status, `${label}: ${r.stderr}`).to.equal(0);
+        const [cmdline, dump, bash] = r.stdout.split('\0--\0');
+        expect(cmdline, label).to.match(start);
+        expect(entriesOf(dump!), label).to.include.members([...ODD_ENTRIES]);
+        expect(bash, label).to.equal('hi\n1\n2\n');
+      }
+    } finally { t.cleanup(); }
+  });
+
+  it('hands node exactly the environment it was given, bytes that are not UTF-8 included, plus only its tunables', () => {
+    // (what node started with is /proc/PID/environ; node's process.env itself cannot hold a name that is not UTF-8)
+    const env = { ...baseEnv(), ...ODD_ENV };
+    const given = (argv: string[]): string[] => {
+      const [file, args] = withRawEntry(argv);
+      const r = spawnSync(file, args, { env, encoding: 'latin1', timeout: 30_000, cwd: PROJECT_ROOT });
+      expect(r.status, r.stderr).to.equal(0);
+      return entriesOf(r.stdout);
+    };
+    const received = given(['env', '-0']);
+    expect(received).to.include(RAW_ENTRY).and.include.members(ODD_ENTRIES.map((e) => Buffer.from(e).toString('latin1')));
+    expect(given([LAUNCHER, 'interp', '-c', 'cat /proc/$$/environ'])).to.deep.equal([...received, 'GLIBC_TUNABLES=glibc.malloc.hugetlb=1', 'HPATCH_INTERP_TUNABLES=1']);
+    // and the interpreter hands its commands those bytes (node's process.env would have dropped the
+    // name and turned the value's byte into U+FFFD), without the tunables
+    const child = given([LAUNCHER, 'interp', '-c', 'env -0']);
+    expect(child).to.include(RAW_ENTRY).and.include.members(ODD_ENTRIES.map((e) => Buffer.from(e).toString('latin1')));
+    expect(child.filter((e) => /^(GLIBC_TUNABLES|HPATCH_INTERP_TUNABLES)=/.test(e))).to.deep.equal([]);
+    // the code-cache path (NODE_OPTIONS set) adds nothing
+    env['NODE_OPTIONS'] = '--no-warnings';
+    expect(given([LAUNCHER, 'interp', '-c', 'cat /proc/$$/environ'])).to.deep.equal(given(['env', '-0']));
   });
 
   it('leaves a GLIBC_TUNABLES of the caller alone', () => {

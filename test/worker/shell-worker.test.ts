@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import { spawn, spawnSync } from 'node:child_process';
 import { interpreterIdentity } from '../../isolates/core-v1/interpreter.ts';
+import { ODD_ENTRIES, ODD_ENV, RAW_ENTRY, entriesOf, withRawEntry } from '../support/odd-env.ts';
 import { installShellWrapper } from '../support/shell-wrapper.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
@@ -105,6 +106,24 @@ describe('REQ-SHELL-001: the shell worker', function () {
     const e = env({ 'BASH_FUNC_greet%%': '() {  echo hi\n}', 'odd-name': 'v' });
     expect(run(['python3', 'import os\nprint(os.environ["BASH_FUNC_greet%%"], os.environ["odd-name"])'], { env: e })).to.include({ stdout: '() {  echo hi\n} v\n', status: 0 });
     expect(run(['bash', 'bash -c greet; python3 -c \'import os; print(os.environ["odd-name"])\''], { env: e })).to.include({ stdout: 'hi\nv\n', status: 0 });
+    // dotted, dashed and odd-byte names too, to the in-process interpreter's commands and a child bash
+    const odd = env(ODD_ENV);
+    const r = run(['bash', 'bash -c "f; printenv a.b x-y"; env -0'], { env: odd });
+    expect(r.status, r.stderr).to.equal(0);
+    expect(r.stdout.slice(0, 7)).to.equal('hi\n1\n2\n');
+    expect(entriesOf(r.stdout.slice(7))).to.include.members([...ODD_ENTRIES]);
+    // an interpreter exec'd in place gets every byte, names and values that are not UTF-8 included
+    const [file, args] = withRawEntry([wrapper, 'python3', 'import os, sys\nsys.stdout.buffer.write(b"\\0".join(k + b"=" + v for k, v in os.environb.items()))']);
+    const p = spawnSync(file, args, { env: odd, cwd: tmp.dir, encoding: 'latin1' });
+    expect(p.status, p.stderr).to.equal(0);
+    expect(entriesOf(p.stdout)).to.include(RAW_ENTRY).and.include.members(ODD_ENTRIES.map((x) => Buffer.from(x).toString('latin1')));
+  });
+
+  it('hands an exec\'d interpreter the body byte for byte under PERL_UNICODE (Perl decoding its arguments)', () => {
+    // (a body of characters below 256 only is the one Perl would have printed as Latin-1)
+    for (const body of ['é à\n', 'é € \u{1F600} \xa0\n']) {
+      for (const pu of ['A', 'SDA', '']) expect(run(['cat', body], { env: env({ PERL_UNICODE: pu }) }), pu).to.include({ stdout: body, stderr: '', status: 0 });
+    }
   });
 
   it('inherits the working directory', () => {
