@@ -8,6 +8,8 @@ import { chmodSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { runtimeBasePath } from '../../host/runtime/runtime-base.ts';
 import { PROJECT_ROOT } from '../support/codex-cli.ts';
+import { ODD_ENV, RAW_ENTRY, entriesOf, withRawEntry } from '../support/odd-env.ts';
+import { installShellWrapper } from '../support/shell-wrapper.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const LOCATOR = join(PROJECT_ROOT, 'bin', 'shell');
@@ -39,14 +41,39 @@ describe('REQ-SHELL-001: the shell locator (bin/shell)', function () {
   const minimal = (extra: Record<string, string> = {}): Record<string, string> => ({ PATH: process.env['PATH']!, HPATCH_RUNTIME_DIR: base, CODEX_THREAD_ID: 't1', ...extra });
 
   it('replaces itself with the thread\'s wrapper: argv exact, environment exact (exported functions and odd names included)', () => {
-    const env = minimal({ 'BASH_FUNC_greet%%': '() {  echo hi\n}', 'odd-name': 'v', 'a.b-c': 'x', EMPTY: '' });
+    const env = minimal({ 'BASH_FUNC_greet%%': '() {  echo hi\n}', 'odd-name': 'v', 'a.b-c': 'x', EMPTY: '', ...ODD_ENV });
     const body = "line 1\n  'quoted' \"$x\" \\\n\ttab\n";
     const r = locate(env, ['python3', '-u', body]);
     expect(r.status, r.stderr).to.equal(0);
     const [argvLine, envText] = [r.stdout.slice(0, r.stdout.indexOf('\n', r.stdout.indexOf(body) + body.length)), r.stdout.slice(r.stdout.indexOf(body) + body.length + 1)];
     expect(argvLine.split('\0')).to.deep.equal([worker, 'python3', '-u', body]);
     const got = Object.fromEntries(envText.split('\0').filter((e) => e !== '').map((e) => [e.slice(0, e.indexOf('=', 1)), e.slice(e.indexOf('=', 1) + 1)]));
-    expect(got).to.deep.equal(env);
+    // (plus the two entries the shebang's env(1) adds so that Perl never warns about the locale;
+    // the real worker takes them out again, see below)
+    expect(got).to.deep.equal({ ...env, PERL_BADLANG: '0', HPATCH_PERL_BADLANG: '' });
+    // bytes that are not UTF-8, in a name and a value
+    const [file, args] = withRawEntry([LOCATOR, 'python3', body]);
+    const raw = spawnSync(file, args, { env, encoding: 'latin1' });
+    expect(raw.status, raw.stderr).to.equal(0);
+    expect(entriesOf(raw.stdout.slice(raw.stdout.indexOf(body) + body.length + 1))).to.include(RAW_ENTRY);
+  });
+
+  it('with the real worker: no Perl locale warning when LANG names a locale that is not installed, and the caller\'s PERL_BADLANG (or its absence) comes back', () => {
+    const hash = 'cd'.repeat(32);
+    installShellWrapper(join(base, 'snapshots', hash));
+    mkdirSync(join(base, 'hpatch-t3'), { mode: 0o700 });
+    symlinkSync(join(base, 'snapshots', hash, 'runtime', 'bin', 'shell-worker'), join(base, 'hpatch-t3', '.runtime'));
+    const env = minimal({ CODEX_THREAD_ID: 't3', LANG: 'xx_YY.UTF-8', LC_ALL: 'zz_QQ.UTF-8' });
+    // (bash in-process, dash exec'd by the worker)
+    for (const argv of [['bash', 'env -0'], ['dash', 'env -0']]) {
+      for (const given of [{}, { PERL_BADLANG: '1' }] as Record<string, string>[]) {
+        const r = locate({ ...env, ...given }, argv);
+        expect([r.stderr, r.status], argv[0]).to.deep.equal(['', 0]);
+        const names = entriesOf(r.stdout).map((e) => e.slice(0, e.indexOf('=')));
+        expect(names, argv[0]).to.not.include('HPATCH_PERL_BADLANG');
+        expect(entriesOf(r.stdout).filter((e) => e.startsWith('PERL_BADLANG=')), argv[0]).to.deep.equal('PERL_BADLANG' in given ? ['PERL_BADLANG=1'] : []);
+      }
+    }
   });
 
   for (const [label, env, re] of [
