@@ -703,9 +703,36 @@ function enclosingBadSubst(src: string, off: number): string | undefined {
   for (let d = src.lastIndexOf('${', off), tries = 0; d >= 0 && tries < 8; d = src.lastIndexOf('${', d - 1), tries++) {
     const close = paramClose(src, d, off);
     if (close === 'inside-command') return undefined;
-    if (close !== null && close >= off) return badSubstAt(src, d + 1);
+    if (close !== null && close >= off) return sliceArith(src, d, close) ?? badSubstAt(src, d + 1);
   }
   return undefined;
+}
+
+/**
+ * `${x:OFFSET:LENGTH}` whose offset or length mvdan-sh cannot parse (`${x:1+}`, `${x:(1:2)}`):
+ * bash keeps both as text and evaluates them only when the parameter is set, so an unset one
+ * expands to nothing and a set one fails with the arithmetic error. Each becomes a placeholder
+ * (as `$((…))` does) evaluated at run time.
+ */
+function sliceArith(src: string, d: number, close: number): string | undefined {
+  const body = src.slice(d + 2, close);
+  const head = /^(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]\n]*\])?|[0-9]|[@*#?$!-]):(?![-=?+])/.exec(body)?.[0];
+  if (head === undefined) return undefined;
+  const rest = body.slice(head.length);
+  // bash's skiparith: the first `:` outside parentheses that closes no `?`
+  let split = -1;
+  for (let i = 0, depth = 0, ternary = 0; i < rest.length && split < 0; i++) {
+    const c = rest[i]!;
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (depth === 0 && c === '?') ternary++;
+    else if (depth === 0 && c === ':') { if (ternary > 0) ternary--; else split = i; }
+  }
+  const offset = split < 0 ? rest : rest.slice(0, split), length = split < 0 ? undefined : rest.slice(split + 1);
+  const done = (t: string | undefined): boolean => t === undefined || /^\s*__hpA\d+\s*$/.test(t);
+  if (offset.trim() === '' || (done(offset) && done(length))) return undefined;
+  const arith = (t: string): string => (t.trim() === '' ? t : placeholder(t));
+  return src.slice(0, d + 2) + head + arith(offset) + (length === undefined ? '' : ':' + arith(length)) + src.slice(close);
 }
 
 /** Index of the `}` closing the `${` at `d`, as bash matches it; 'inside-command' when `off` is in a nested `$(…)`/backquotes. */
