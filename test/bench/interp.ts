@@ -61,7 +61,7 @@ export function benchInterpColdStart(runs: number): string {
   }
 }
 
-const SCRIPTS: Record<string, string> = {
+export const SCRIPTS: Record<string, string> = {
   'arithmetic loop (20k iterations)': 'i=0; s=0; while [ $i -lt 20000 ]; do s=$((s + i * 2)); i=$((i + 1)); done; echo $s',
   'expansion-heavy (5k iterations)': 'x=abcdefghij; for i in $(seq 5000); do y=${x//c/C}; z=${y:2:5}; w=${#z}; a[$i]=$z$w; done; echo ${#a[@]} ${a[17]}',
   'pipeline per iteration (200)': 'for i in $(seq 200); do echo "line $i" | tr a-z A-Z | cut -c1-4 >/dev/null; done; echo done',
