@@ -142,10 +142,7 @@ class Printer {
         return out + `${ind}esac`;
       }
       case 'ArithmCmd': return `(( ${this.src.slice(c.Left + 2, c.Right).trim()} ))`;
-      case 'TestClause': {
-        const t = c as unknown as { Left: number; Right: number };
-        return `[[ ${this.src.slice(t.Left + 2, t.Right).trim()} ]]`;
-      }
+      case 'TestClause': return `[[ ${this.cond(c.X)} ]]`;
       case 'LetClause': {
         // (up to the end of its last argument, else of its line)
         const last = c.Exprs.length ? arithRange(c.Exprs[c.Exprs.length - 1]!) : undefined;
@@ -156,6 +153,31 @@ class Printer {
       case 'FuncDecl': return 'function ' + printFunction(this.src, c.Name.Value, c.Body).replace(/\n/g, '\n' + ind);
       case 'TimeClause': return `time ${c.Stmt ? this.stmt(c.Stmt, ind) : ''}`;
       default: return ':';
+    }
+  }
+
+  /**
+   * A `[[ ]]` expression as bash's print_cond_node prints it: words as written, one blank around
+   * operators, `( … )` spaced, and a lone word as the `-n WORD` test bash's parser made of it.
+   */
+  cond(e: import('./ast.ts').TestExpr): string {
+    switch (e.type) {
+      case 'Word': return `-n ${this.word(e)}`;
+      case 'ParenTest': return `( ${this.cond(e.X)} )`;
+      case 'UnaryTest': {
+        const op = /^(!|-[A-Za-z]+)/.exec(this.src.slice(e.OpPos))?.[0] ?? '!';
+        // (a unary operator's operand is always a word, printed without `-n`)
+        if (op !== '!') return `${op} ${e.X.type === 'Word' ? this.word(e.X) : this.cond(e.X)}`;
+        // (`!` toggles the term's inversion flag: `! ! a` prints as `-n a`)
+        let x = e.X, odd = true;
+        while (x.type === 'UnaryTest' && /^!/.test(this.src.slice(x.OpPos))) { x = x.X; odd = !odd; }
+        return `${odd ? '! ' : ''}${this.cond(x)}`;
+      }
+      case 'BinaryTest': {
+        const op = /^(&&|\|\||==|=~|!=|=|<|>|-[A-Za-z]+)/.exec(this.src.slice(e.OpPos))?.[0] ?? '==';
+        const side = (x: import('./ast.ts').TestExpr): string => (op !== '&&' && op !== '||' && x.type === 'Word' ? this.word(x) : this.cond(x));
+        return `${side(e.X)} ${op} ${side(e.Y)}`;
+      }
     }
   }
 
