@@ -141,7 +141,7 @@ class Printer {
         }
         return out + `${ind}esac`;
       }
-      case 'ArithmCmd': return `(( ${this.src.slice(c.Left + 2, c.Right).trim()} ))`;
+      case 'ArithmCmd': return `((${this.src.slice(c.Left + 2, c.Right)}))`; // (bash keeps the text as written)
       case 'TestClause': return `[[ ${this.cond(c.X)} ]]`;
       case 'LetClause': {
         // (up to the end of its last argument, else of its line)
