@@ -2712,7 +2712,7 @@ def(['kill'], async (sh, args) => {
       // a signal sent to the shell itself: bash runs a trap before the next command
       const trap = sh.traps.get(sigKey(sig));
       if (trap !== undefined) {
-        if (trap !== '') { sh.status = 0; await sh.evalString(trap, 'trap'); }
+        if (trap !== '') { sh.status = 0; await sh.evalTrap(trap); }
         continue;
       }
       if (sig === 3) continue; // bash ignores SIGQUIT

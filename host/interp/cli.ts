@@ -325,7 +325,7 @@ function installSignalHandlers(sh: Shell): void {
     process.on(sig, () => {
       const trap = sh.traps.get(sig.slice(3));
       if (trap !== undefined && trap !== '') {
-        void sh.evalString(trap, 'trap');
+        void sh.evalTrap(trap);
         return;
       }
       if (trap === '') return;

@@ -79,7 +79,21 @@ function parsePatched(src: string, posix: boolean): File {
   if ((appendMarks.size && src.includes('__hpP')) || (numParams.size && src.includes('__hpS')) || paramOps.size || emptyGlobs.size) markAppends(file);
   if (posix && /\$['"]/.test(src)) dollarQuotes(file, false);
   if (ARRAY_FD_VAR.test(src)) arrayFdVars(file);
+  if (src.includes(NO_CMD)) dropNoCmd(file);
   return file;
+}
+
+/** fixBang's placeholder statements lose their command. */
+function dropNoCmd(node: unknown): void {
+  if (Array.isArray(node)) { for (const x of node) dropNoCmd(x); return; }
+  if (!node || typeof node !== 'object') return;
+  const o = node as Record<string, unknown>;
+  if (o['type'] === 'Stmt') {
+    const c = o['Cmd'] as CallExpr | null;
+    const p = c?.type === 'CallExpr' && c.Assigns.length === 0 && c.Args.length === 1 && c.Args[0]!.Parts.length === 1 ? c.Args[0]!.Parts[0] : undefined;
+    if (p?.type === 'Lit' && p.Value === NO_CMD) { o['Cmd'] = null; return; }
+  }
+  for (const k in o) if (k !== 'type') { const v = o[k]; if (v && typeof v === 'object') dropNoCmd(v); }
 }
 
 /** Parses `latin1` (the script's bytes); never throws ParseError. */
@@ -431,6 +445,8 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
     return 'syntax error in conditional expression';
   }
   let m: RegExpExecArray | null;
+  // (a `!` before an operator: bash stops at the operator, fixBang took the rest)
+  if (t === '"!" cannot form a statement alone' && (m = /^![ \t]*(&&|\|\||;;|\|&|[|&)])/.exec(src.slice(off)))) return `syntax error near unexpected token \`${m[1]}'`;
   if ((m = /^"(\S+)" can only be used/.exec(t)) || (m = /^(\S+) can only be used/.exec(t))) return `syntax error near unexpected token \`${m[1]}'`;
   // `for`, `select`, `case` need their word on the same line: a newline there is the bad token
   if (/^"(?:for|select|case)" must be followed by a (?:literal|word)$/.test(t) && /^\S+[ \t]*(?:\n|$)/.test(src.slice(off))) return "syntax error near unexpected token `newline'";
@@ -465,7 +481,27 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
 let counter = 0;
 
 function fixOnce(src: string, off: number, e: ParseError): string | undefined {
-  return fixHeredocWord(src, off, e) ?? fixFuncName(src, off, e) ?? fixCompoundArg(src, off) ?? fixEmptySubscript(src, off, e) ?? fixBlankSubscriptWord(src, off, e) ?? fixElemAppend(src, off, e) ?? fixNumParams(src, off, e) ?? fixParamOps(src, off, e) ?? fixEmptyExtglob(src, off) ?? fixDparen(src, off) ?? fixLet(src, off) ?? fixEmptySlice(src, off, e) ?? fixBadSubst(src, off, e) ?? fixDeclName(src, off, e) ?? fixArrayAssign(src, off, e) ?? fixSubscript(src, off);
+  return fixBang(src, off, e) ?? fixHeredocWord(src, off, e) ?? fixFuncName(src, off, e) ?? fixCompoundArg(src, off) ?? fixEmptySubscript(src, off, e) ?? fixBlankSubscriptWord(src, off, e) ?? fixElemAppend(src, off, e) ?? fixNumParams(src, off, e) ?? fixParamOps(src, off, e) ?? fixEmptyExtglob(src, off) ?? fixDparen(src, off) ?? fixLet(src, off) ?? fixEmptySlice(src, off, e) ?? fixBadSubst(src, off, e) ?? fixDeclName(src, off, e) ?? fixArrayAssign(src, off, e) ?? fixSubscript(src, off);
+}
+
+/** The placeholder command of a bare `!` (fixBang): a statement without a command. */
+const NO_CMD = '__hpN';
+
+/**
+ * `!` before `;`, a newline or the end: bash's grammar makes it an empty command, negated
+ * (status 1, no errexit, no trace, no DEBUG trap); mvdan-sh refuses it, and `! !` too, which
+ * bash reads as two toggles of the same flag. A run of `!`s keeps its parity: before a command,
+ * one `!` or none (blanks keep the positions); alone, an empty command, `NO_CMD`, negated or not.
+ */
+function fixBang(src: string, off: number, e: ParseError): string | undefined {
+  if (src[off] !== '!' || !/^("!" cannot form a statement alone|cannot negate a command multiple times)$/.test(e.text)) return undefined;
+  const run = /^!(?:[ \t]+!)*(?=[ \t\n;]|$)/.exec(src.slice(off))?.[0];
+  if (run === undefined) return undefined;
+  const n = run.split('!').length - 1, after = src.slice(off + run.length);
+  const head = n % 2 ? '!' : '';
+  if (/^[ \t]*(?:$|\n|;(?!;)|#)/.test(after)) return src.slice(0, off) + (head ? '! ' : '') + NO_CMD + src.slice(off + run.length);
+  if (n < 2) return undefined;
+  return src.slice(0, off) + head.padEnd(run.length) + after;
 }
 
 /**

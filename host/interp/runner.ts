@@ -1036,7 +1036,7 @@ export class Shell {
       if (!t) continue;
       const saved = this.status;
       this.trapDepth++;
-      try { await this.evalString(t, 'trap'); } finally { this.trapDepth--; this.status = saved; }
+      try { await this.evalTrap(t); } finally { this.trapDepth--; this.status = saved; }
     }
   }
 
@@ -1242,6 +1242,12 @@ export class Shell {
 
   async waitAll(): Promise<void> {
     for (const j of this.jobs) await j.done.catch(() => undefined);
+  }
+
+  /** A trap other than EXIT: like `eval`, bash traces its commands one level deeper. */
+  async evalTrap(t: string, line?: number): Promise<number> {
+    this.traceLevel++;
+    try { return await this.evalString(t, 'trap', line); } finally { this.traceLevel--; }
   }
 
   /** `line`: the script line the string counts its lines from (eval, traps). */
@@ -1492,8 +1498,10 @@ export class Shell {
       this.status = 0;
       return 0;
     }
-    if (st.Cmd && tracedCmd.has(st.Cmd.type)) {
-      if (this.trapDepth === 0) { this.curCmd = st; this.curCmdSrc = this.source.src; }
+    if (!st.Cmd || tracedCmd.has(st.Cmd.type)) {
+      // (a command of redirections only is a simple command for bash; the empty one a bare `!`
+      // makes has no text: $BASH_COMMAND keeps the previous command)
+      if (this.trapDepth === 0 && (st.Cmd || st.Redirs.length)) { this.curCmd = st; this.curCmdSrc = this.source.src; }
       if (this.traps.has('DEBUG')) await this.debugTrap();
     }
     let status: number;
@@ -1553,7 +1561,7 @@ export class Shell {
     const savedPos = this.curPos;
     if (pos !== undefined) this.curPos = pos;
     this.trapDepth++;
-    try { await this.evalString(t, 'trap', this.lineOf(this.curPos)); } finally { this.inErrTrap = false; this.status = saved; this.curPos = savedPos; this.trapDepth--; }
+    try { await this.evalTrap(t, this.lineOf(this.curPos)); } finally { this.inErrTrap = false; this.status = saved; this.curPos = savedPos; this.trapDepth--; }
   }
   inErrTrap = false;
 
@@ -1564,7 +1572,7 @@ export class Shell {
     this.inReturnTrap = true;
     const saved = this.status;
     this.trapDepth++;
-    try { await this.evalString(t, 'trap', this.lineOf(this.curPos)); } finally { this.inReturnTrap = false; this.status = saved; this.trapDepth--; }
+    try { await this.evalTrap(t, this.lineOf(this.curPos)); } finally { this.inReturnTrap = false; this.status = saved; this.trapDepth--; }
   }
   inReturnTrap = false;
 
@@ -1588,7 +1596,7 @@ export class Shell {
     const saved = this.status;
     const savedPos = this.curPos;
     this.trapDepth++;
-    try { await this.evalString(t, 'trap', this.lineOf(this.curPos)); } finally { this.inDebugTrap = false; this.status = saved; this.curPos = savedPos; this.trapDepth--; }
+    try { await this.evalTrap(t, this.lineOf(this.curPos)); } finally { this.inDebugTrap = false; this.status = saved; this.curPos = savedPos; this.trapDepth--; }
   }
   inDebugTrap = false;
   /** Traps running: $BASH_COMMAND keeps the command that triggered them. */
@@ -2093,7 +2101,7 @@ export class Shell {
     // bash sets $BASH_COMMAND and runs the DEBUG trap in the parent before forking each stage
     for (let i = 0; i < (this.shopt.has('lastpipe') ? n - 1 : n); i++) {
       const sst = stages[i]!.st;
-      if (!sst.Cmd || !tracedCmd.has(sst.Cmd.type) || this.trapDepth > 0) continue;
+      if ((sst.Cmd && !tracedCmd.has(sst.Cmd.type)) || this.trapDepth > 0) continue;
       this.curCmd = sst; this.curCmdSrc = this.source.src;
       this.curPos = sst.Position;
       if (this.traps.has('DEBUG')) await this.debugTrap();
