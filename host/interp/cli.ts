@@ -289,6 +289,7 @@ async function run(script: Buffer, name: string, params: string[], posix: boolea
   const sh = newShell(o);
   sh.cMode = cMode;
   sh.setSource(parsed.src, name);
+  sh.startupLocale();
   installSignalHandlers(sh);
   const st = await sh.runFile(parsed.file, parsed.error, parsed.warning);
   if (sh.cancel.signal.aborted) {

@@ -528,6 +528,20 @@ export class Shell {
     const line = this.errLine(`warning: setlocale: ${name}: cannot change locale (${value})${first ? ': No such file or directory' : ''}`);
     if (tryWriteSync(this.fds.get(2), line) !== true) this.writeFd(2, line).catch(() => undefined);
   }
+  /**
+   * bash's start (set_default_locale): an LC_ALL from the environment naming a locale that does not
+   * exist gets one warning, before any line is read (no line number, no errno text); glibc then
+   * remembers the name as failed, so a later assignment of it warns without the errno text.
+   */
+  startupLocale(): void {
+    const all = this.getVar('LC_ALL') ?? '';
+    if (all === '' || localeExists(all)) return;
+    const tried = (this.localeTried ??= new Set());
+    for (const f of localeFallbacks(all)) tried.add(`LC_CTYPE:${f}`);
+    tried.add(`LC_CTYPE:${all}`);
+    const line = `bash: warning: setlocale: LC_ALL: cannot change locale (${all})\n`;
+    if (tryWriteSync(this.fds.get(2), line) !== true) this.writeFd(2, line).catch(() => undefined);
+  }
   /** Locale names setlocale failed for, per category (see localeChanged). */
   localeTried: Set<string> | undefined;
 

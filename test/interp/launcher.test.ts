@@ -226,6 +226,24 @@ describe('bin/hpatch-router interp (launcher)', function () {
     expect(given([LAUNCHER, 'interp', '-c', 'cat /proc/$$/environ'])).to.deep.equal(given(['env', '-0']));
   });
 
+  it('prints no Perl locale warning when LANG or LC_ALL name a locale that is not installed, only bash\'s own; PERL_BADLANG passes through', () => {
+    const t = tempDir('launcher');
+    try {
+      const link = join(t.dir, 'hpatch-router');
+      symlinkSync(LAUNCHER, link);
+      const script = 'echo "[${PERL_BADLANG-unset}] [${HPATCH_PERL_BADLANG-unset}]"';
+      for (const bin of [LAUNCHER, link]) {
+        for (const [extra, badlang] of [[{ LANG: 'xx_YY.UTF-8' }, 'unset'], [{ LANG: 'xx_YY.UTF-8', LC_ALL: 'zz_ZZ.UTF-8' }, 'unset'], [{ LC_ALL: 'zz_ZZ.UTF-8', PERL_BADLANG: '7' }, '7']] as const) {
+          const env = { ...baseEnv(), ...extra };
+          const r = run(bin, ['-c', script], { env });
+          const bash = spawnSync('bash', ['-c', script], { encoding: 'utf8', env });
+          expect(r.stderr, JSON.stringify(extra)).to.equal(bash.stderr);
+          expect(r.stdout).to.equal(`[${badlang}] [unset]\n`);
+        }
+      }
+    } finally { t.cleanup(); }
+  });
+
   it('leaves a GLIBC_TUNABLES of the caller alone', () => {
     const r = run(LAUNCHER, ['-c', 'echo "$GLIBC_TUNABLES"; tr "\\0" " " </proc/$$/cmdline'], { env: { ...baseEnv(), GLIBC_TUNABLES: 'glibc.malloc.check=0' } });
     expect(r.stdout).to.match(/^glibc\.malloc\.check=0\n\S+ (\S+ )*--snapshot-blob /);
