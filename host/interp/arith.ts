@@ -233,7 +233,11 @@ class TextParser {
       this.i++;
       this.parens++;
       const x = this.comma();
-      if (this.peekOp() !== ')') this.err("syntax error: missing `)'");
+      if (this.peekOp() !== ')') {
+        // (at the end bash's token is the last one it read)
+        if (this.i >= this.s.length) this.i = this.lastTok;
+        this.err("missing `)'");
+      }
       this.lastTok = this.i;
       this.i++;
       this.parens--;

@@ -465,7 +465,7 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
 let counter = 0;
 
 function fixOnce(src: string, off: number, e: ParseError): string | undefined {
-  return fixHeredocWord(src, off, e) ?? fixFuncName(src, off, e) ?? fixCompoundArg(src, off) ?? fixEmptySubscript(src, off, e) ?? fixBlankSubscriptWord(src, off, e) ?? fixElemAppend(src, off, e) ?? fixNumParams(src, off, e) ?? fixParamOps(src, off, e) ?? fixEmptyExtglob(src, off) ?? fixDparen(src, off) ?? fixLet(src, off) ?? fixEmptySlice(src, off, e) ?? fixBadSubst(src, off, e) ?? fixDeclName(src, off, e) ?? fixArrayAssign(src, off, e) ?? fixSubscript(src, off);
+  return fixHeredocWord(src, off, e) ?? fixFuncName(src, off, e) ?? fixCompoundArg(src, off) ?? fixEmptySubscript(src, off, e) ?? fixBlankSubscriptWord(src, off, e) ?? fixElemAppend(src, off, e) ?? fixNumParams(src, off, e) ?? fixParamOps(src, off, e) ?? fixEmptyExtglob(src, off) ?? fixDparen(src, off) ?? fixLet(src, off) ?? fixEmptySlice(src, off, e) ?? fixSliceArith(src, off) ?? fixBadSubst(src, off, e) ?? fixDeclName(src, off, e) ?? fixArrayAssign(src, off, e) ?? fixSubscript(src, off);
 }
 
 /**
@@ -591,6 +591,35 @@ function fixEmptySlice(src: string, off: number, e: ParseError): string | undefi
   const offset = /\$\{[^${}:]*$/.test(src.slice(Math.max(0, off - 200), off));
   if (offset && src[off + 1] === '}') return badSubstAt(src, off);
   return src.slice(0, off + 1) + '0' + src.slice(off + 1);
+}
+
+/**
+ * `${s:1:2:3}`, `${s:(1:2)}`, `${s:1:2?3}`: bash splits a substring's offset from its length at the
+ * first `:` that is no `?:` partner, outside parentheses, and evaluates both as arithmetic when it
+ * expands the word, so what mvdan-sh rejects in them is a run-time arithmetic error
+ * (`s: 2:3: syntax error in expression`): each part becomes raw arithmetic text.
+ */
+function fixSliceArith(src: string, off: number): string | undefined {
+  const d = src.lastIndexOf('${', off);
+  if (d < 0) return undefined;
+  const m = /^\$\{(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])(?:\[[^\]\n]*\])?:(?![-=?+])/.exec(src.slice(d, d + 200));
+  if (!m) return undefined;
+  const from = d + m[0].length;
+  const close = paramClose(src, d, off);
+  if (typeof close !== 'number' || off < from || off > close) return undefined;
+  const text = src.slice(from, close);
+  if (text.includes('\n') || /[`'"\\]|\$\(|\$\{/.test(text)) return undefined;
+  let depth = 0, cond = 0, cut = -1;
+  for (let i = 0; i < text.length && cut < 0; i++) {
+    const c = text[i]!;
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (depth === 0 && c === '?') cond++;
+    else if (depth === 0 && c === ':') { if (cond > 0) cond--; else cut = i; }
+  }
+  const part = (t: string): string => (t.trim() === '' ? t : placeholder(t));
+  const repl = cut < 0 ? part(text) : part(text.slice(0, cut)) + ':' + part(text.slice(cut + 1));
+  return src.slice(0, from) + repl + src.slice(close);
 }
 
 /**
