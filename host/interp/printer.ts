@@ -10,6 +10,8 @@ class Printer {
   heredocs: string[] = [];
   /** Set by stmtLines: each statement printed is preceded by a marker `\uE000<index>\uE001` (never in latin1 source text). */
   marked: Stmt[] | undefined;
+  /** $BASH_COMMAND's form (bash's make_command_string outside a function definition): lists on one line. */
+  oneLine = false;
   constructor(readonly src: string) {}
 
   word(w: Word | null): string {
@@ -87,6 +89,11 @@ class Printer {
     return out;
   }
 
+  /** Statements on one line: `; ` between them, a blank after `&`. */
+  flat(stmts: Stmt[], ind: string): string {
+    return stmts.map((s, i) => this.stmt(s, ind) + (i === stmts.length - 1 ? '' : s.Background ? ' ' : '; ')).join('');
+  }
+
   inline(stmts: Stmt[], ind: string): string {
     return stmts.map((s) => this.stmt(s, ind)).join('; ');
   }
@@ -108,8 +115,8 @@ class Printer {
         }
         return parts.join(' ');
       }
-      case 'Block': return `{ \n${this.list(c.Stmts, inner, false)}\n${ind}}`;
-      case 'Subshell': return `( ${c.Stmts.map((x) => this.stmt(x, ind)).join(';\n' + ind)} )`;
+      case 'Block': return this.oneLine ? `{ ${this.flat(c.Stmts, ind)}; }` : `{ \n${this.list(c.Stmts, inner, false)}\n${ind}}`;
+      case 'Subshell': return this.oneLine ? `( ${this.flat(c.Stmts, ind)} )` : `( ${c.Stmts.map((x) => this.stmt(x, ind)).join(';\n' + ind)} )`;
       case 'BinaryCmd': {
         const op = c.Op === Tok.andAnd ? '&&' : c.Op === Tok.orOr ? '||' : c.Op === Tok.orAnd ? '2>&1 |' : '|';
         return `${this.stmt(c.X, ind)} ${op} ${this.stmt(c.Y, ind)}`;
@@ -250,5 +257,7 @@ function printedLines(src: string, stmts: Stmt[]): Array<[number, number]> {
 
 /** One command as bash prints it for `$BASH_COMMAND` (here-doc bodies left out). */
 export function printCommand(src: string, st: Stmt): string {
-  return new Printer(src).stmt({ ...st, Background: false }, '');
+  const p = new Printer(src);
+  p.oneLine = true;
+  return p.stmt({ ...st, Background: false }, '');
 }

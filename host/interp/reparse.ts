@@ -481,7 +481,7 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
 let counter = 0;
 
 function fixOnce(src: string, off: number, e: ParseError): string | undefined {
-  return fixBang(src, off, e) ?? fixHeredocWord(src, off, e) ?? fixFuncName(src, off, e) ?? fixCompoundArg(src, off) ?? fixEmptySubscript(src, off, e) ?? fixBlankSubscriptWord(src, off, e) ?? fixElemAppend(src, off, e) ?? fixNumParams(src, off, e) ?? fixParamOps(src, off, e) ?? fixEmptyExtglob(src, off) ?? fixDparen(src, off) ?? fixLet(src, off) ?? fixEmptySlice(src, off, e) ?? fixBadSubst(src, off, e) ?? fixDeclName(src, off, e) ?? fixArrayAssign(src, off, e) ?? fixSubscript(src, off);
+  return fixBang(src, off, e) ?? fixHeredocWord(src, off, e) ?? fixFuncName(src, off, e) ?? fixCompoundArg(src, off) ?? fixEmptySubscript(src, off, e) ?? fixBlankSubscriptWord(src, off, e) ?? fixElemAppend(src, off, e) ?? fixNumParams(src, off, e) ?? fixParamOps(src, off, e) ?? fixEmptyExtglob(src, off) ?? fixDparen(src, off) ?? fixLet(src, off) ?? fixEmptySlice(src, off, e) ?? fixSliceArith(src, off) ?? fixBadSubst(src, off, e) ?? fixDeclName(src, off, e) ?? fixArrayAssign(src, off, e) ?? fixSubscript(src, off);
 }
 
 /** The placeholder command of a bare `!` (fixBang): a statement without a command. */
@@ -630,6 +630,35 @@ function fixEmptySlice(src: string, off: number, e: ParseError): string | undefi
 }
 
 /**
+ * `${s:1:2:3}`, `${s:(1:2)}`, `${s:1:2?3}`: bash splits a substring's offset from its length at the
+ * first `:` that is no `?:` partner, outside parentheses, and evaluates both as arithmetic when it
+ * expands the word, so what mvdan-sh rejects in them is a run-time arithmetic error
+ * (`s: 2:3: syntax error in expression`): each part becomes raw arithmetic text.
+ */
+function fixSliceArith(src: string, off: number): string | undefined {
+  const d = src.lastIndexOf('${', off);
+  if (d < 0) return undefined;
+  const m = /^\$\{(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])(?:\[[^\]\n]*\])?:(?![-=?+])/.exec(src.slice(d, d + 200));
+  if (!m) return undefined;
+  const from = d + m[0].length;
+  const close = paramClose(src, d, off);
+  if (typeof close !== 'number' || off < from || off > close) return undefined;
+  const text = src.slice(from, close);
+  if (text.includes('\n') || /[`'"\\]|\$\(|\$\{/.test(text)) return undefined;
+  let depth = 0, cond = 0, cut = -1;
+  for (let i = 0; i < text.length && cut < 0; i++) {
+    const c = text[i]!;
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (depth === 0 && c === '?') cond++;
+    else if (depth === 0 && c === ':') { if (cond > 0) cond--; else cut = i; }
+  }
+  const part = (t: string): string => (t.trim() === '' ? t : placeholder(t));
+  const repl = cut < 0 ? part(text) : part(text.slice(0, cut)) + ':' + part(text.slice(cut + 1));
+  return src.slice(0, from) + repl + src.slice(close);
+}
+
+/**
  * Index just past the first `)` that closes nothing, scanning from `i` (bash's
  * parse_matched_pair: quotes, `\x` and nested parens are skipped), or -1.
  */
@@ -739,36 +768,9 @@ function enclosingBadSubst(src: string, off: number): string | undefined {
   for (let d = src.lastIndexOf('${', off), tries = 0; d >= 0 && tries < 8; d = src.lastIndexOf('${', d - 1), tries++) {
     const close = paramClose(src, d, off);
     if (close === 'inside-command') return undefined;
-    if (close !== null && close >= off) return sliceArith(src, d, close) ?? badSubstAt(src, d + 1);
+    if (close !== null && close >= off) return badSubstAt(src, d + 1);
   }
   return undefined;
-}
-
-/**
- * `${x:OFFSET:LENGTH}` whose offset or length mvdan-sh cannot parse (`${x:1+}`, `${x:(1:2)}`):
- * bash keeps both as text and evaluates them only when the parameter is set, so an unset one
- * expands to nothing and a set one fails with the arithmetic error. Each becomes a placeholder
- * (as `$((…))` does) evaluated at run time.
- */
-function sliceArith(src: string, d: number, close: number): string | undefined {
-  const body = src.slice(d + 2, close);
-  const head = /^(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]\n]*\])?|[0-9]|[@*#?$!-]):(?![-=?+])/.exec(body)?.[0];
-  if (head === undefined) return undefined;
-  const rest = body.slice(head.length);
-  // bash's skiparith: the first `:` outside parentheses that closes no `?`
-  let split = -1;
-  for (let i = 0, depth = 0, ternary = 0; i < rest.length && split < 0; i++) {
-    const c = rest[i]!;
-    if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (depth === 0 && c === '?') ternary++;
-    else if (depth === 0 && c === ':') { if (ternary > 0) ternary--; else split = i; }
-  }
-  const offset = split < 0 ? rest : rest.slice(0, split), length = split < 0 ? undefined : rest.slice(split + 1);
-  const done = (t: string | undefined): boolean => t === undefined || /^\s*__hpA\d+\s*$/.test(t);
-  if (offset.trim() === '' || (done(offset) && done(length))) return undefined;
-  const arith = (t: string): string => (t.trim() === '' ? t : placeholder(t));
-  return src.slice(0, d + 2) + head + arith(offset) + (length === undefined ? '' : ':' + arith(length)) + src.slice(close);
 }
 
 /** Index of the `}` closing the `${` at `d`, as bash matches it; 'inside-command' when `off` is in a nested `$(…)`/backquotes. */

@@ -1038,6 +1038,8 @@ export class Shell {
   fatalSignal = 0;
   /** A statement whose failure runs no ERR trap (an async simple command). */
   noErrTrap: Stmt | undefined;
+  /** The `( … )` a pipeline stage's shell runs as its own body (bash forks once for it). */
+  stageSubshell: Command | undefined;
   /** Trapped signals that arrived while a command ran (set by the CLI's handlers). */
   pendingSigs: string[] = [];
   /** How many signals the CLI catches for traps (shared by subshells). */
@@ -1517,7 +1519,7 @@ export class Shell {
       // makes has no text: $BASH_COMMAND keeps the previous command)
       if (this.trapDepth === 0 && (st.Cmd || st.Redirs.length)) { this.curCmd = st; this.curCmdSrc = this.source.src; }
       if (this.traps.has('DEBUG')) await this.debugTrap();
-    }
+    } else if (st.Cmd?.type === 'Subshell') this.subshellCommand(st);
     let status: number;
     // (bash ignores failures under `!` only when errexit is on as it starts: else a `set -e`
     // inside a function it calls, or the ERR trap, still sees them)
@@ -1566,6 +1568,11 @@ export class Shell {
     return status;
   }
 
+  /** A `( … )` about to run: bash shows it in $BASH_COMMAND then, but only while an ERR trap is set. */
+  private subshellCommand(st: Stmt): void {
+    if (this.trapDepth === 0 && this.traps.has('ERR')) { this.curCmd = st; this.curCmdSrc = this.source.src; }
+  }
+
   /** Runs the ERR trap; `pos`: the failed command ($LINENO in the trap is its line). */
   async errTrap(pos?: number): Promise<void> {
     const t = this.traps.get('ERR');
@@ -1575,9 +1582,16 @@ export class Shell {
     const savedPos = this.curPos;
     if (pos !== undefined) this.curPos = pos;
     this.trapDepth++;
-    try { await this.evalTrap(t, this.lineOf(this.curPos)); } finally { this.inErrTrap = false; this.status = saved; this.curPos = savedPos; this.trapDepth--; }
+    const ps = this.pipestatusNow();
+    try { await this.evalTrap(t, this.lineOf(this.curPos)); } finally { this.inErrTrap = false; this.status = saved; this.curPos = savedPos; this.trapDepth--; this.setPipestatus(ps); }
   }
   inErrTrap = false;
+
+  /** PIPESTATUS's values now: bash keeps them across the ERR and DEBUG traps. */
+  private pipestatusNow(): number[] {
+    const v = this.scopes[0]!.get('PIPESTATUS');
+    return v?.arr ? [...v.arr.values()].map(Number) : [this.status];
+  }
 
   /** Runs the RETURN trap (end of a function or a sourced file); $? is preserved. */
   async returnTrap(): Promise<void> {
@@ -1610,7 +1624,8 @@ export class Shell {
     const saved = this.status;
     const savedPos = this.curPos;
     this.trapDepth++;
-    try { await this.evalTrap(t, this.lineOf(this.curPos)); } finally { this.inDebugTrap = false; this.status = saved; this.curPos = savedPos; this.trapDepth--; }
+    const ps = this.pipestatusNow();
+    try { await this.evalTrap(t, this.lineOf(this.curPos)); } finally { this.inDebugTrap = false; this.status = saved; this.curPos = savedPos; this.trapDepth--; this.setPipestatus(ps); }
   }
   inDebugTrap = false;
   /** Traps running: $BASH_COMMAND keeps the command that triggered them. */
@@ -1795,7 +1810,11 @@ export class Shell {
     switch (c.type) {
       case 'CallExpr': return this.call(c);
       case 'Block': return this.stmts(c.Stmts);
-      case 'Subshell': { const r = await this.runSubshell((s) => s.stmts(c.Stmts), this.dropCoprocFds(this.clone())); this.cleanupDeadJobs(); return r; }
+      case 'Subshell': {
+        // (a pipeline stage that is a `( … )` is that subshell itself: no second level)
+        if (this.stageSubshell === c) { this.stageSubshell = undefined; return this.stmts(c.Stmts); }
+        const r = await this.runSubshell((s) => s.stmts(c.Stmts), this.dropCoprocFds(this.clone())); this.cleanupDeadJobs(); return r;
+      }
       case 'BinaryCmd': {
         return c.Op === Tok.andAnd || c.Op === Tok.orOr ? this.andOr(c) : this.pipeline(c);
       }
@@ -2113,9 +2132,13 @@ export class Shell {
     // stages[i].all: stderr of stage i also goes into the pipe
     const n = stages.length;
     // bash sets $BASH_COMMAND and runs the DEBUG trap in the parent before forking each stage
+    // (only for simple commands: a stage that is `((…))` or `[[…]]` does both in its subshell; a
+    // `( … )` stage sets $BASH_COMMAND when an ERR trap is set, as one outside a pipeline does)
     for (let i = 0; i < (this.shopt.has('lastpipe') ? n - 1 : n); i++) {
       const sst = stages[i]!.st;
-      if ((sst.Cmd && !tracedCmd.has(sst.Cmd.type)) || this.trapDepth > 0) continue;
+      if (this.trapDepth > 0) continue;
+      if (sst.Cmd?.type === 'Subshell') { this.subshellCommand(sst); continue; }
+      if (sst.Cmd && !simpleCmd.has(sst.Cmd.type)) continue;
       this.curCmd = sst; this.curCmdSrc = this.source.src;
       this.curPos = sst.Position;
       if (this.traps.has('DEBUG')) await this.debugTrap();
@@ -2128,6 +2151,10 @@ export class Shell {
       if (i > 0) { s.fds.set(0, pipes[i - 1]!.r); s.stdinRedirected++; }
       const sst = stages[i]!.st;
       if (i > 0 && sst.Cmd?.type === 'WhileClause' && sst.Redirs.length === 0 && !sst.Background && !(i === n - 1 && this.shopt.has('lastpipe'))) s.stageStdin = pipes[i - 1]!.r;
+      // bash runs a simple command in its pipeline child and exits: its failure runs no ERR trap there
+      // (nor does a `( … )` stage there: the shell runs ERR for the last stage when it waits for it)
+      if (sst.Cmd && (simpleCmd.has(sst.Cmd.type) || sst.Cmd.type === 'Subshell') && !(i === n - 1 && this.shopt.has('lastpipe'))) s.noErrTrap = sst;
+      if (sst.Cmd?.type === 'Subshell' && !(i === n - 1 && this.shopt.has('lastpipe'))) s.stageSubshell = sst.Cmd;
       if (i < n - 1) {
         s.quietSignals = true;
         s.fds.set(1, pipes[i]!.w);
@@ -2150,6 +2177,14 @@ export class Shell {
     }
     this.setPipestatus(results);
     this.cleanupDeadJobs();
+    const lastSt = stages[n - 1]!.st;
+    if (lastSt.Cmd?.type === 'Subshell' && !lastSt.Negated && !this.shopt.has('lastpipe') && results[n - 1] !== 0 && this.noErrexit === 0) {
+      // bash waits for a last stage that is a `( … )` as for one outside a pipeline: its failure
+      // runs the ERR trap, and exits under errexit, before the pipeline's own status is looked at
+      this.status = results[n - 1]!;
+      await this.errTrap(lastSt.Position);
+      if (this.opts.errexit) throw new ExitSignal(results[n - 1]!);
+    }
     let st = results[n - 1]!;
     if (this.opts.pipefail) { for (let i = n - 1; i >= 0; i--) if (results[i] !== 0) { st = results[i]!; break; } }
     return st;
@@ -3064,6 +3099,8 @@ const ASSIGNING_BUILTINS = new Set(['declare', 'typeset', 'local', 'export', 're
 
 /** Commands that set $BASH_COMMAND and trigger the DEBUG trap. */
 const tracedCmd = new Set(['CallExpr', 'TestClause', 'ArithmCmd', 'DeclClause', 'LetClause']);
+/** bash's simple commands among them (`((…))` and `[[…]]` are compound). */
+const simpleCmd = new Set(['CallExpr', 'DeclClause', 'LetClause']);
 
 /** bash's iteration order for associative arrays: 1024 FNV-1 hash buckets, newest first. */
 function assocOrder(m: Map<string, string>): [string, string][] {
