@@ -1502,6 +1502,9 @@ export class Shell {
     if (st.Cmd && tracedCmd.has(st.Cmd.type)) {
       if (this.trapDepth === 0) { this.curCmd = st; this.curCmdSrc = this.source.src; }
       if (this.traps.has('DEBUG')) await this.debugTrap();
+    } else if (st.Cmd?.type === 'Subshell' && this.trapDepth === 0) {
+      // (bash names a `( … )` in $BASH_COMMAND, for the ERR trap after it, with no DEBUG trap first)
+      this.curCmd = st; this.curCmdSrc = this.source.src;
     }
     let status: number;
     // (bash ignores failures under `!` only when errexit is on as it starts: else a `set -e`
@@ -1558,9 +1561,11 @@ export class Shell {
     this.inErrTrap = true;
     const saved = this.status;
     const savedPos = this.curPos;
+    // (bash's run_error_trap keeps $PIPESTATUS of the failed pipeline for the commands after it)
+    const savedPipe = this.arrayValues('PIPESTATUS').map(Number);
     if (pos !== undefined) this.curPos = pos;
     this.trapDepth++;
-    try { await this.evalString(t, 'trap', this.lineOf(this.curPos)); } finally { this.inErrTrap = false; this.status = saved; this.curPos = savedPos; this.trapDepth--; }
+    try { await this.evalString(t, 'trap', this.lineOf(this.curPos)); } finally { this.inErrTrap = false; this.status = saved; this.curPos = savedPos; this.trapDepth--; this.setPipestatus(savedPipe); }
   }
   inErrTrap = false;
 
@@ -1584,7 +1589,10 @@ export class Shell {
   /** $BASH_COMMAND's text of curCmd. */
   curCmdText(): string {
     const c = this.curCmd;
-    return typeof c === 'string' ? c : c ? printCommand(this.curCmdSrc, c) : '';
+    if (typeof c === 'string' || !c) return c ?? '';
+    const text = printCommand(this.curCmdSrc, c);
+    // (bash prints a subshell of simple commands on one line: `( echo a; false )`)
+    return c.Cmd?.type === 'Subshell' && c.Cmd.Stmts.every((x) => x.Cmd && tracedCmd.has(x.Cmd.type)) ? text.replace(/;\n\s*/g, '; ') : text;
   }
 
   /** Runs the DEBUG trap before a simple command, `[[`, `((`; $? is preserved. */
@@ -2100,7 +2108,9 @@ export class Shell {
     // bash sets $BASH_COMMAND and runs the DEBUG trap in the parent before forking each stage
     for (let i = 0; i < (this.shopt.has('lastpipe') ? n - 1 : n); i++) {
       const sst = stages[i]!.st;
-      if (!sst.Cmd || !tracedCmd.has(sst.Cmd.type) || this.trapDepth > 0) continue;
+      if (sst.Cmd?.type === 'Subshell' && this.trapDepth === 0) { this.curCmd = sst; this.curCmdSrc = this.source.src; continue; }
+      // (only simple commands: a `((`/`[[` stage runs its DEBUG trap in its subshell)
+      if (!sst.Cmd || !simpleCmd.has(sst.Cmd.type) || this.trapDepth > 0) continue;
       this.curCmd = sst; this.curCmdSrc = this.source.src;
       this.curPos = sst.Position;
       if (this.traps.has('DEBUG')) await this.debugTrap();
@@ -2118,6 +2128,8 @@ export class Shell {
         s.fds.set(1, pipes[i]!.w);
         if (stages[i]!.all) s.fds.set(2, pipes[i]!.w);
       }
+      // (bash's ERR trap skips a simple command with a pipe in or out; compound stages still run it)
+      if (sst.Cmd && simpleCmd.has(sst.Cmd.type)) s.noErrTrap = sst;
       subs.push(s);
     }
     let results: number[];
@@ -3049,6 +3061,8 @@ const ASSIGNING_BUILTINS = new Set(['declare', 'typeset', 'local', 'export', 're
 
 /** Commands that set $BASH_COMMAND and trigger the DEBUG trap. */
 const tracedCmd = new Set(['CallExpr', 'TestClause', 'ArithmCmd', 'DeclClause', 'LetClause']);
+/** bash's simple commands (cm_simple). */
+const simpleCmd = new Set(['CallExpr', 'DeclClause', 'LetClause']);
 
 /** bash's iteration order for associative arrays: 1024 FNV-1 hash buckets, newest first. */
 function assocOrder(m: Map<string, string>): [string, string][] {
