@@ -51,7 +51,8 @@ export interface ArithHost {
   get(name: string, index: string | undefined): string | undefined;
   set(name: string, index: string | undefined, v: bigint): void;
   isAssoc(name: string): boolean;
-  nounset(name: string): void;
+  /** `set -u` and an unset `name` (or element of it, `indexed`): throws bash's error. */
+  nounset(name: string, indexed: boolean): void;
   expandWord(w: Word): Promise<string>;
   /** Whether expandWord(w) can be done without awaiting (structural); expandWordSync then gives its result. */
   canExpandSync?(w: Word): boolean;
@@ -331,7 +332,7 @@ export class Arith {
   private varValue(name: string, index: ANode | string | RawSub | undefined): bigint {
     const idx = index === undefined ? undefined : this.indexText(name, index);
     const v = this.host.get(name, idx);
-    if (v === undefined) { this.host.nounset(name); return 0n; }
+    if (v === undefined) { this.host.nounset(name, idx !== undefined); return 0n; }
     const t = v.trim();
     if (/^-?(?:0|[1-9][0-9]*)$/.test(t) && t.length < 19) return BigInt(t);
     // (bash's limit: the 1023rd nested value fails)

@@ -883,7 +883,8 @@ export class Expander {
 
     if (pe.Length) {
       if (list) { this.nounsetLength(name, indexWord); return { vals: [String(vals.length)], list: false, star: false }; }
-      if (!isSet && sh.opts.nounset && !pe.Exp) throw new ShellError(`${name}: unbound variable`, 127, true);
+      // (`${#a[k]}` of an unset element of an array is 0)
+      if (!isSet && sh.opts.nounset && !pe.Exp && !(indexWord !== undefined && this.isSetArray(name))) throw new ShellError(`${name}: unbound variable`, 127, true);
       return { vals: [String(this.strLength(vals[0]!))], list: false, star: false };
     }
 
@@ -905,7 +906,7 @@ export class Expander {
         case Tok.quest: case Tok.colQuest:
           if (nullish) {
             const msg = await arg();
-            throw new ShellError(`${indexWord !== undefined ? `${name}[${indexWord}]` : name}: ${msg === '' ? (colonOps.includes(exp.Op) ? 'parameter null or not set' : 'parameter not set') : msg}`, 127, true);
+            throw new ShellError(`${indexWord !== undefined ? this.writtenName(pe, name, indexWord) : name}: ${msg === '' ? (colonOps.includes(exp.Op) ? 'parameter null or not set' : 'parameter not set') : msg}`, 127, true);
           }
           break;
         case Tok.assgn: case Tok.colAssgn:
@@ -917,7 +918,7 @@ export class Expander {
           }
           break;
       }
-    } else this.nounsetCheck(name, indexWord, isSet, pe.Short);
+    } else this.nounsetCheck(name, indexWord, isSet, pe.Short, pe);
 
     // (bash evaluates neither offset nor length of an unset parameter but $@/$*: parameter_brace_substring)
     if (pe.Slice && (isSet || name === '@' || name === '*')) {
@@ -1018,14 +1019,34 @@ export class Expander {
   }
 
   /** `set -u`: error for an unset parameter (expansions without a default). */
-  private nounsetCheck(name: string, indexWord: string | undefined, isSet: boolean, short = true): void {
+  private nounsetCheck(name: string, indexWord: string | undefined, isSet: boolean, short = true, pe?: ParamExp): void {
     const sh = this.sh;
     if (!isSet && sh.opts.nounset && name !== '@' && name !== '*') {
       if (!(indexWord === '@' || indexWord === '*')) {
-        // (bash names `$1` so, but `${1}` and its other forms just `1`)
-        throw new ShellError(`${indexWord !== undefined ? `${name}[${indexWord}]` : short && /^[0-9]/.test(name) ? '$' + name : name}: unbound variable`, 127, true);
+        // (bash names `$1` so, but `${1}` and its other forms just `1`; an indirection `${!k}` as `!k`)
+        if (pe?.Excl) throw new ShellError(`!${pe.Param.Value}: unbound variable`, 127, true);
+        throw new ShellError(`${indexWord !== undefined ? this.writtenName(pe, name, indexWord) : short && /^[0-9]/.test(name) ? '$' + name : name}: unbound variable`, 127, true);
       }
     }
+  }
+
+  private isSetArray(name: string): boolean {
+    const v = this.sh.resolveVar(name);
+    return !!v && (!!v.arr || !!v.assoc) && this.sh.isVisible(name);
+  }
+
+  /** An element as written, `a[$k]`: bash names an unset one by its source text, not its key. */
+  private writtenName(pe: ParamExp | undefined, name: string, indexWord: string): string {
+    const src = this.sh.source.src, p = pe?.Param.ValueEnd ?? -1;
+    if (pe && !pe.Excl && src[p] === '[' && src.slice(pe.Param.ValuePos, p) === name) {
+      for (let j = p + 1, depth = 0; j < pe.Rbrace; j++) {
+        const c = src[j];
+        if (c === '\\') j++;
+        else if (c === '[') depth++;
+        else if (c === ']' && depth-- === 0) return `${name}${src.slice(p, j + 1)}`;
+      }
+    }
+    return `${name}[${indexWord}]`;
   }
 
   /** `${x:off:len}` over a value or a list. */
@@ -1367,10 +1388,11 @@ export class Expander {
     const { list, isSet } = lk;
     if (pe.Length) {
       if (list) { this.nounsetLength(name, indexWord); return { vals: [String(vals.length)], list: false, star: false }; }
-      if (!isSet && sh.opts.nounset && !pe.Exp) throw new ShellError(`${name}: unbound variable`, 127, true);
+      // (`${#a[k]}` of an unset element of an array is 0)
+      if (!isSet && sh.opts.nounset && !pe.Exp && !(indexWord !== undefined && this.isSetArray(name))) throw new ShellError(`${name}: unbound variable`, 127, true);
       return { vals: [String(this.strLength(vals[0]!))], list: false, star: false };
     }
-    this.nounsetCheck(name, indexWord, isSet, pe.Short);
+    this.nounsetCheck(name, indexWord, isSet, pe.Short, pe);
     if (pe.Slice && (isSet || name === '@' || name === '*')) {
       let off = 0, len: number | undefined;
       try {

@@ -265,7 +265,8 @@ export class Shell {
       get: (n, i) => (i === undefined ? this.specialOrVar(n) : this.getElem(n, i)),
       set: (n, i, v) => { if (i === undefined) this.setVar(n, String(v)); else this.setElem(n, i, String(v)); },
       isAssoc: (n) => !!this.resolveVar(n)?.assoc,
-      nounset: (n) => { if (this.opts.nounset) throw new ShellError(`${n}: unbound variable`, 127, true); },
+      // (an unset element of a set variable is 0: bash asks only whether the variable exists)
+      nounset: (n, indexed) => { if (this.opts.nounset && !(indexed && this.isVisible(n))) throw new ShellError(`${n}: unbound variable`, 127, true); },
       expandWord: (w) => this.ex.literal(w, 'none'),
       canExpandSync: (w) => this.ex.canSync(w),
       expandWordSync: (w) => this.ex.literalSync(w, 'none'),
@@ -294,6 +295,12 @@ export class Shell {
     if (!v?.nameref || !v.str) return v;
     const t = this.refTarget(name);
     return t ? this.getVarRaw(t[0]) : undefined;
+  }
+
+  /** Whether `name` is set (bash's `!invisible_p`): has a value, or elements, not just a declaration. */
+  isVisible(name: string): boolean {
+    const v = this.resolveVar(name);
+    return !!v && !v.declOnly && (v.str !== undefined || !!v.arr || !!v.assoc);
   }
 
   resolveName(name: string): string {
@@ -1613,7 +1620,10 @@ export class Shell {
   /** $BASH_COMMAND's text of curCmd. */
   curCmdText(): string {
     const c = this.curCmd;
-    return typeof c === 'string' ? c : c ? printCommand(this.curCmdSrc, c) : '';
+    if (typeof c === 'string' || !c) return c ?? '';
+    const text = printCommand(this.curCmdSrc, c);
+    // (bash prints a subshell of simple commands on one line: `( echo a; false )`)
+    return c.Cmd?.type === 'Subshell' && c.Cmd.Stmts.every((x) => x.Cmd && tracedCmd.has(x.Cmd.type)) ? text.replace(/;\n\s*/g, '; ') : text;
   }
 
   /** Runs the DEBUG trap before a simple command, `[[`, `((`; $? is preserved. */
@@ -2160,6 +2170,8 @@ export class Shell {
         s.fds.set(1, pipes[i]!.w);
         if (stages[i]!.all) s.fds.set(2, pipes[i]!.w);
       }
+      // (bash's ERR trap skips a simple command with a pipe in or out; compound stages still run it)
+      if (sst.Cmd && simpleCmd.has(sst.Cmd.type)) s.noErrTrap = sst;
       subs.push(s);
     }
     let results: number[];
