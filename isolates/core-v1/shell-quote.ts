@@ -23,16 +23,25 @@ const CONTROL = /[\x00-\x1f\x7f]/;
 // With the `u` flag a well-formed surrogate pair is one code point, so only lone halves match.
 const LONE_SURROGATE = /\p{Cs}/u;
 
+// The exec wrapper's template placeholder.
+const PLACEHOLDER = '{.}';
+
 export type QuotedWord = { readonly ok: true; readonly quoted: string } | { readonly ok: false; readonly error: string };
 
 /**
- * Quotes one value as one Bash word, exactly as the exec wrapper quotes each argv value:
- * bare when only `[A-Za-z0-9_@%+,:./-]` (and not a reserved word), `''` when empty, single-quoted
- * otherwise, `$'…'` when it holds a control character. A NUL or a lone surrogate cannot be carried
- * in a command argument: `{ ok: false, error }`.
+ * Quotes one value as one Bash word for a `template`, exactly as the exec wrapper quotes each argv
+ * value: bare when only `[A-Za-z0-9_@%+,:./-]` (and not a reserved word), `''` when empty,
+ * single-quoted otherwise, `$'…'` when it holds a control character. One addition: a `{.}` in the
+ * value is split (`'a{'.'}b'`), since a template must hold the placeholder exactly once. A NUL or a
+ * lone surrogate cannot be carried in a command argument: `{ ok: false, error }`.
  */
 export function shellQuote(word: string): QuotedWord {
-  return quoteWordAs(word, 'value');
+  const q = quoteWordAs(word, 'value');
+  if (!q.ok || !q.quoted.includes(PLACEHOLDER)) return q;
+  // Quoting inserts only ' \ $ and escape letters, never { . }, so every `{.}` in the text is the
+  // value's own, inside the quotes: close them around the dot, reopen in the same style.
+  const reopen = q.quoted.startsWith("$'") ? "$'" : "'";
+  return { ok: true, quoted: q.quoted.split(PLACEHOLDER).join(`{'.${reopen}}`) };
 }
 
 /** shellQuote with `label` naming the value in the error (the exec wrapper says `argv[2]`). */

@@ -6,10 +6,11 @@ export type QuotedWord = {
     readonly error: string;
 };
 /**
- * Quotes one value as one Bash word, exactly as the exec wrapper quotes each argv value:
- * bare when only `[A-Za-z0-9_@%+,:./-]` (and not a reserved word), `''` when empty, single-quoted
- * otherwise, `$'…'` when it holds a control character. A NUL or a lone surrogate cannot be carried
- * in a command argument: `{ ok: false, error }`.
+ * Quotes one value as one Bash word for a `template`, exactly as the exec wrapper quotes each argv
+ * value: bare when only `[A-Za-z0-9_@%+,:./-]` (and not a reserved word), `''` when empty,
+ * single-quoted otherwise, `$'…'` when it holds a control character. One addition: a `{.}` in the
+ * value is split (`'a{'.'}b'`), since a template must hold the placeholder exactly once. A NUL or a
+ * lone surrogate cannot be carried in a command argument: `{ ok: false, error }`.
  */
 export declare function shellQuote(word: string): QuotedWord;
 /** shellQuote with `label` naming the value in the error (the exec wrapper says `argv[2]`). */
