@@ -62,7 +62,7 @@ describe('hpatch:core/v1 shellQuote through a real plugin, the exec wrapper and 
 
   async function commandFor(words: readonly string[]): Promise<string> {
     const outcome = await loaded.contributions[0]!.translate(JSON.stringify(words), NATIVE);
-    if (outcome.kind !== 'carrier') expect.fail(JSON.stringify(outcome));
+    if (outcome.kind !== 'carrier' || outcome.request.kind !== 'exec') expect.fail(JSON.stringify(outcome));
     const carrier = renderExecCarrier(outcome.request, NATIVE.carriers);
     if (carrier.kind !== 'exec_command') expect.fail(carrier.kind);
     return (JSON.parse(carrier.arguments) as { cmd: string }).cmd;
