@@ -37,6 +37,8 @@ install: build
 	cp -R dist bin package.json package-lock.json node_modules "$(LIBDIR).new/"
 	# The built-in shell declaration the router loads through its plugin host (make build regenerated it).
 	mkdir -p "$(LIBDIR).new/plugins" && cp plugins/shell.mjs "$(LIBDIR).new/plugins/"
+	# The plugin SDK as a tarball: `hpatch-router plugins new` projects install it without a checkout.
+	node scripts/pack-sdk.mjs "$(LIBDIR).new/sdk" >/dev/null
 	# The launcher trusts the interpreter's startup snapshot only while its stamp has the node binary's mtime.
 	if [ -f dist/interp.blob.stamp ]; then touch -r dist/interp.blob.stamp "$(LIBDIR).new/dist/interp.blob.stamp"; fi
 	# The native modules were built for this machine by `make deps`: copy them, then drop dev-only packages.

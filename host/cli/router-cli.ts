@@ -3,10 +3,10 @@
 import { join } from 'node:path';
 import type { LoadedPlugin } from '../plugins/load-plugins.ts';
 import type { ShellThreadStorage } from '../shell/thread-storage.ts';
-import type { Contribution } from '../registry/contribution.ts';
-import { RegistryError, ToolRegistry } from '../registry/registry.ts';
+import { ToolRegistry } from '../registry/registry.ts';
 import { stderrSink } from '../proxy/request-log.ts';
 import { startRouter, StartupError } from '../router.ts';
+import { assembleHpatchTools, configuredPluginSource } from './hpatch-tools.ts';
 import { parseRouterArgs, USAGE } from './router-options.ts';
 
 export async function runRouterCli(argv: readonly string[]): Promise<number | undefined> {
@@ -15,42 +15,33 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
     process.stdout.write(USAGE);
     return 0;
   }
+  if (parsed.kind === 'version') {
+    const { versionLine } = await import('./version.ts');
+    process.stdout.write(versionLine());
+    return 0;
+  }
   if (parsed.kind === 'invalid') return reportStartupProblems(parsed.problems, { usage: true });
   const { options } = parsed;
-  // Built-in tools register here. Passthrough loads nothing: no built-in, no plugin, not even the
-  // plugin host module (it pulls in isolated-vm and the core artifact).
-  const builtins: Contribution[] = [];
+  // Passthrough loads nothing: no built-in, no plugin, not even the plugin host module (it pulls in
+  // isolated-vm and the core artifact).
   const problems: string[] = [];
-  let tools = builtins;
-  let plugins: ConfiguredPlugins | null = null;
+  let registry = ToolRegistry.empty;
+  let plugins: readonly LoadedPlugin[] = [];
+  let summary: string | null = null;
   // The shell tool's per-thread storage exists once the executor side (its snapshot) is up.
   let shellStorage: ShellThreadStorage | null = null;
-  let disposeShell = (): void => {};
+  let disposeTools = (): void => {};
   if (options.mode === 'hpatch') {
-    const { loadBuiltinShell } = await import('../shell/builtin-shell.ts');
-    const shell = await loadBuiltinShell(() => shellStorage);
-    if (shell.ok) {
-      builtins.push(shell.contribution);
-      disposeShell = shell.dispose;
-    } else problems.push(...shell.problems);
-    const { hpatchContribution } = await import('../hpatch/hpatch-contribution.ts');
-    builtins.push(hpatchContribution({ storage: () => shellStorage }));
-    plugins = await loadConfiguredPlugins(builtins.map((c) => c.name));
-    if (plugins.ok) tools = [...builtins, ...plugins.contributions];
-    else problems.push(...plugins.problems);
-  }
-  let registry = ToolRegistry.empty;
-  try {
-    registry = ToolRegistry.create(tools);
-  } catch (e) {
-    if (!(e instanceof RegistryError)) throw e;
-    problems.push(...e.problems);
+    const tools = await assembleHpatchTools({ storage: () => shellStorage, source: () => configuredPluginSource(process.env) });
+    problems.push(...tools.problems);
+    ({ registry, plugins, summary } = tools);
+    disposeTools = tools.dispose;
   }
   // The executor side (snapshot, frontends beside this executable, their lock) is set up only once
   // everything else is valid, so an invalid configuration writes nothing.
   let releaseExecutor = (): void => {};
   if (options.mode === 'hpatch' && problems.length === 0) {
-    const executor = await startExecutorSide(plugins?.ok ? plugins.loaded : []);
+    const executor = await startExecutorSide(plugins);
     if (executor.ok) {
       releaseExecutor = executor.release;
       const { ShellThreadStorage } = await import('../shell/thread-storage.ts');
@@ -62,8 +53,7 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
     // Shutdown removes the thread storage this router created before its snapshot is unpinned.
     shellStorage?.close();
     releaseExecutor();
-    disposeShell();
-    if (plugins?.ok) plugins.dispose();
+    disposeTools();
   };
   let router;
   try {
@@ -74,7 +64,7 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
     if (e instanceof StartupError) return reportStartupProblems(e.problems);
     throw e;
   }
-  if (plugins?.ok) process.stderr.write(`hpatch-router: ${plugins.summary}\n`);
+  if (summary !== null) process.stderr.write(`hpatch-router: ${summary}\n`);
   process.stdout.write(`listening on ${router.url}\n`);
   process.stderr.write(`hpatch-router: ${options.mode} mode, upstream ${options.upstream.href}, ${registry.size} contributed tool(s)\n`);
   const stop = (): void => {
@@ -94,41 +84,6 @@ function reportStartupProblems(problems: readonly string[], opts: { usage?: bool
   // The usage text helps with argument mistakes only; after plugin or ledger problems it is noise.
   if (opts.usage) process.stderr.write(`\n${USAGE}`);
   return 2;
-}
-
-type ConfiguredPlugins =
-  | { readonly ok: true; readonly contributions: readonly Contribution[]; readonly loaded: readonly LoadedPlugin[]; readonly summary: string; dispose(): void }
-  | { readonly ok: false; readonly problems: readonly string[] };
-
-/** The operator's plugins from `<user config dir>/hpatch/plugins` (hpatch mode only). */
-async function loadConfiguredPlugins(builtinNames: readonly string[]): Promise<ConfiguredPlugins> {
-  // Imported here, not at the top: passthrough must never load the plugin host.
-  const { pluginDirectory } = await import('../plugins/config-dir.ts');
-  const { discoverPlugins } = await import('../plugins/discovery.ts');
-  let dir: string;
-  try {
-    dir = pluginDirectory(process.env, process.platform);
-  } catch (e) {
-    return { ok: false, problems: [`plugin directory: ${e instanceof Error ? e.message : String(e)}`] };
-  }
-  const discovered = await discoverPlugins(dir);
-  // No declaration: the isolate host, schema and grammar checkers are never loaded (faster start).
-  if (discovered.ok && discovered.declarations.length === 0) {
-    return { ok: true, contributions: [], loaded: [], summary: `0 plugins with 0 tools loaded from ${dir}`, dispose: () => {} };
-  }
-  const { disposeAll, loadPlugins } = await import('../plugins/load-plugins.ts');
-  const { formatPluginProblem } = await import('../plugins/validate.ts');
-  const result = await loadPlugins({ dir, reservedNames: builtinNames, discovered });
-  if (!result.ok) return { ok: false, problems: result.problems.map(formatPluginProblem) };
-  const n = result.plugins.length;
-  const t = result.contributions.length;
-  return {
-    ok: true,
-    contributions: result.contributions,
-    loaded: result.plugins,
-    summary: `${n} plugin${n === 1 ? '' : 's'} with ${t} tool${t === 1 ? '' : 's'} loaded from ${dir}`,
-    dispose: () => disposeAll(result.isolates),
-  };
 }
 
 /** Snapshot, stable frontends and the frontend lock for the configured executor-backed tools. */

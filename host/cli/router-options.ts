@@ -17,16 +17,22 @@ export interface RouterOptions {
 export const USAGE = `usage: hpatch-router [--mode hpatch|passthrough] [--listen HOST:PORT] [--upstream URL] [--state-dir DIR]
        hpatch-router interp [--posix] -c SCRIPT [NAME [ARG...]]
        hpatch-router interp [--posix] FILE [ARG...]
+       hpatch-router plugins validate|list|new ...   (hpatch-router plugins --help)
+       hpatch-router --help | --version
 
   --mode       hpatch (default) rewrites tools and history; passthrough forwards bytes unchanged
   --listen     address to listen on (default 127.0.0.1:8787; port 0 picks a free port)
   --upstream   Responses API base URL (default https://api.openai.com/v1)
   --state-dir  durable state such as the history ledger (default $XDG_STATE_HOME/hpatch-router
                or ~/.local/state/hpatch-router)
+
+  exit status: 0 stopped by SIGINT/SIGTERM (or --help, --version); 1 the listener failed to close;
+  2 cannot start (every problem is printed on stderr; nothing listens)
 `;
 
 export type ParsedArgs =
   | { readonly kind: 'help' }
+  | { readonly kind: 'version' }
   | { readonly kind: 'run'; readonly options: RouterOptions }
   | { readonly kind: 'invalid'; readonly problems: readonly string[] };
 
@@ -41,6 +47,7 @@ export function parseRouterArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
         upstream: { type: 'string' },
         'state-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
       },
       strict: true,
       allowPositionals: false,
@@ -49,6 +56,7 @@ export function parseRouterArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
     return { kind: 'invalid', problems: [(e as Error).message] };
   }
   if (values['help']) return { kind: 'help' };
+  if (values['version']) return { kind: 'version' };
   const problems: string[] = [];
 
   const mode = (values['mode'] as string | undefined) ?? 'hpatch';

@@ -63,6 +63,45 @@ export async function discoverPlugins(dir: string): Promise<DiscoveryResult> {
   return { ok: true, declarations, skipped };
 }
 
+/**
+ * Declarations named on a command line (`plugins validate FILE|DIR…`): a directory is discovered as
+ * the plugin directory is; a file is read as a plugin-directory entry would be, and a name the
+ * router would skip there (not .js/.mjs, a symlink, not a regular file) is a problem, not a pass.
+ */
+export async function discoverPaths(paths: readonly string[]): Promise<DiscoveryResult> {
+  const declarations: DiscoveredDeclaration[] = [];
+  const skipped: SkippedEntry[] = [];
+  const problems: PluginProblem[] = [];
+  for (const path of paths) {
+    let st: Stats;
+    try {
+      st = await lstat(path);
+    } catch (e) {
+      problems.push({ file: path, message: errno(e) === 'ENOENT' ? 'does not exist' : `cannot be read: ${describeError(e)}` });
+      continue;
+    }
+    // A symlink to a directory names that directory; only entries inside it are not followed.
+    if (st.isDirectory() || (st.isSymbolicLink() && (await stat(path).catch(() => null))?.isDirectory())) {
+      const found = await discoverPlugins(path);
+      if (found.ok) {
+        declarations.push(...found.declarations);
+        skipped.push(...found.skipped);
+      } else problems.push(...found.problems);
+      continue;
+    }
+    if (!DECLARATION_NAME.test(path)) {
+      problems.push({ file: path, message: 'is not a declaration: the router loads only files named *.js or *.mjs' });
+      continue;
+    }
+    const read = await readDeclaration(path);
+    if (read.kind === 'source') declarations.push({ file: path, source: read.source });
+    else if (read.kind === 'skip') problems.push({ file: path, message: `is a ${read.entry === 'other' ? 'special file' : read.entry}; the router loads only regular files from its plugin directory` });
+    else problems.push({ file: path, message: read.message });
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  return { ok: true, declarations, skipped };
+}
+
 type ReadOutcome =
   | { readonly kind: 'source'; readonly source: string }
   | { readonly kind: 'skip'; readonly entry: SkippedEntry['kind'] }

@@ -18,6 +18,8 @@ export type { SourceFormat, SourceClass, ClassifyOptions } from './source-format
 export { isGoIdentifier, GO_KEYWORDS, goStringLiteral, goStringLiteralBytes, scanGoDeclarations } from './go-lexical.ts';
 export type { GoDeclaration, GoDeclarationKind } from './go-lexical.ts';
 export { parseShellInput, isSafeArtifactId } from './shell-header.ts';
+export { shellQuote } from './shell-quote.ts';
+export type { QuotedWord } from './shell-quote.ts';
 export type { ShellInput, Interpreter, ShellHeaderLimits } from './shell-header.ts';
 export {
   interpreterIdentity,

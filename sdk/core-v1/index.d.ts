@@ -12,6 +12,8 @@ export type { SourceFormat, SourceClass, ClassifyOptions } from './source-format
 export { isGoIdentifier, GO_KEYWORDS, goStringLiteral, goStringLiteralBytes, scanGoDeclarations } from './go-lexical.js';
 export type { GoDeclaration, GoDeclarationKind } from './go-lexical.js';
 export { parseShellInput, isSafeArtifactId } from './shell-header.js';
+export { shellQuote } from './shell-quote.js';
+export type { QuotedWord } from './shell-quote.js';
 export type { ShellInput, Interpreter, ShellHeaderLimits } from './shell-header.js';
 export { interpreterIdentity, parseShebangSelector, DEFAULT_MAX_ARGV_VALUES, DEFAULT_MAX_ARGV_VALUE_BYTES, } from './interpreter.js';
 export type { InterpreterIdentity, ArgvLimits, SelectorResult } from './interpreter.js';

@@ -1,7 +1,7 @@
 // `make install PREFIX=…` (brief §5): the installed executable starts on its own, from any cwd.
 import { expect } from 'chai';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { verifySnapshot } from '../../host/runtime/snapshot.ts';
 import { capturedRequest } from '../support/fixtures.ts';
@@ -24,6 +24,19 @@ describe('make install', function () {
       const help = spawnSync(bin, ['--help'], { cwd: prefix.dir, encoding: 'utf8' });
       expect(help.status).to.equal(0);
       expect(help.stdout).to.contain('usage: hpatch-router');
+      const version = spawnSync(bin, ['--version'], { cwd: prefix.dir, encoding: 'utf8' });
+      const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string };
+      expect([version.stdout, version.status]).to.deep.equal([`hpatch-router ${pkg.version}\n`, 0]);
+      // The packed SDK, with the core runtime, is what a scaffold made by the installed router depends on.
+      const sdkDir = join(prefix.dir, 'lib', 'hpatch-router', 'sdk');
+      const tarballs = readdirSync(sdkDir);
+      expect(tarballs).to.deep.equal(['hpatch-router-sdk-1.0.0.tgz']);
+      const listing = spawnSync('tar', ['tzf', join(sdkDir, tarballs[0]!)], { encoding: 'utf8' });
+      expect(listing.stdout.split('\n')).to.include.members(['package/package.json', 'package/index.d.ts', 'package/core-v1.d.ts', 'package/core-v1.mjs', 'package/core-v1/shell-quote.d.ts']);
+      const scaffold = spawnSync(bin, ['plugins', 'new', 'demo'], { cwd: prefix.dir, encoding: 'utf8' });
+      expect(scaffold.status, scaffold.stderr).to.equal(0);
+      const demo = JSON.parse(readFileSync(join(prefix.dir, 'demo', 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+      expect(demo.devDependencies['@hpatch-router/sdk']).to.equal(`file:${join(sdkDir, tarballs[0]!)}`);
       // the interpreter starts from the installed startup snapshot (its stamp kept the node binary's mtime)
       const env = { ...process.env };
       delete env['NODE_OPTIONS'];

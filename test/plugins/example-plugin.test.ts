@@ -45,6 +45,9 @@ describe('plugin guide example and SDK', function () {
       expect(await count!.translate('error warning', ctx)).to.deep.equal({ kind: 'carrier', request: { kind: 'exec', command: { argv: ['count_words', 'error', 'warning'] } } });
       expect(await count!.translate('Error', ctx)).to.deep.equal({ kind: 'diagnostic', message: 'give lowercase words separated by single spaces' });
       expect(await rows!.translate("it's.txt 2-3", ctx)).to.deep.equal({ kind: 'carrier', request: { kind: 'exec', command: { argv: ['show_rows', '2', '3'] }, template: "cat -- 'it'\\''s.txt' | {.}" } });
+      // The file name goes through core's shellQuote: `{.}` in it cannot add a placeholder, a NUL is refused.
+      expect(await rows!.translate('a{.}$(x) 1', ctx)).to.deep.equal({ kind: 'carrier', request: { kind: 'exec', command: { argv: ['show_rows', '1', '1'] }, template: "cat -- 'a{'.'}$(x)' | {.}" } });
+      expect(await rows!.translate('a\0b 1', ctx)).to.deep.equal({ kind: 'diagnostic', message: 'value contains NUL (U+0000) at offset 1; a NUL byte cannot be passed in a command argument' });
       const iso = r.isolates[0]!;
       const counted = await iso.execute({ tool: 'count_words', argv: ['error', 'ok'], cwd: '/', readStdin: () => 'Error: x\nok, error again\n' });
       expect(counted).to.deep.equal({ stdout: 'error 2\nok 1\n', stderr: '', status: 0 });

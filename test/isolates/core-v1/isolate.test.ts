@@ -81,7 +81,7 @@ function sampleCalls(): [string, unknown[]][] {
       ['utf8Decode', [bytesArg(b)]], ['isValidUtf8', [bytesArg(b)]], ['classifySource', ['x', bytesArg(b)]],
       ['decodeQuotedOperand', [s]], ['splitQuotedOperands', [s]], ['parseShellInput', [s]], ['parseShellInput', [`#!${s}`]],
       ['looksLikeRowPrefix', [s]], ['parseRow', [s]], ['isGoIdentifier', [s]], ['goStringLiteral', [`"${s}"`]],
-      ['scanGoDeclarations', [s]],
+      ['scanGoDeclarations', [s]], ['shellQuote', [s]],
     );
   }
   return calls;
