@@ -5,7 +5,7 @@ import type { LoadedPlugin } from '../plugins/load-plugins.ts';
 import type { ShellThreadStorage } from '../shell/thread-storage.ts';
 import type { Contribution } from '../registry/contribution.ts';
 import { RegistryError, ToolRegistry } from '../registry/registry.ts';
-import { stderrSink } from '../proxy/request-log.ts';
+import { createLogger } from '../log/logger.ts';
 import { startRouter, StartupError } from '../router.ts';
 import { parseRouterArgs, USAGE } from './router-options.ts';
 
@@ -17,6 +17,7 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
   }
   if (parsed.kind === 'invalid') return reportStartupProblems(parsed.problems, { usage: true });
   const { options } = parsed;
+  const log = createLogger({ format: options.logFormat, level: options.logLevel });
   // Built-in tools register here. Passthrough loads nothing: no built-in, no plugin, not even the
   // plugin host module (it pulls in isolated-vm and the core artifact).
   const builtins: Contribution[] = [];
@@ -68,15 +69,20 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
   let router;
   try {
     // Problems found so far go through startRouter so that its own (the ledger) join the same report.
-    router = await startRouter(options, { registry, log: stderrSink, priorProblems: problems });
+    router = await startRouter(options, { registry, log, priorProblems: problems });
   } catch (e) {
     disposePlugins();
     if (e instanceof StartupError) return reportStartupProblems(e.problems);
     throw e;
   }
-  if (plugins?.ok) process.stderr.write(`hpatch-router: ${plugins.summary}\n`);
+  // Startup lines keep their `hpatch-router:` form in text (people and tests read them); JSON gets records.
+  const startupLine = (msg: string, fields: Record<string, string | number>): void => {
+    if (options.logFormat === 'json') log.event('info', msg, fields);
+    else if (log.enabled('info')) process.stderr.write(`hpatch-router: ${msg}\n`);
+  };
+  if (plugins?.ok) startupLine(plugins.summary, { plugins: plugins.loaded.length, tools: plugins.contributions.length });
   process.stdout.write(`listening on ${router.url}\n`);
-  process.stderr.write(`hpatch-router: ${options.mode} mode, upstream ${options.upstream.href}, ${registry.size} contributed tool(s)\n`);
+  startupLine(`${options.mode} mode, upstream ${options.upstream.href}, ${registry.size} contributed tool(s)`, { mode: options.mode, upstream: options.upstream.href, listen: router.url, tools: registry.size });
   const stop = (): void => {
     router.close().then(() => {
       disposePlugins();
