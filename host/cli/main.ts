@@ -24,6 +24,11 @@ async function main(): Promise<number | undefined> {
     // the event loop alive after the script finished (the interpreter writes synchronously).
     process.exit(await runInterpCli(argv.slice(1)));
   }
+  if (argv[0] === 'doctor') {
+    const { runDoctorCli } = await import('./doctor.ts');
+    // Exit at once: fetch's keep-alive sockets and plugin isolates must not hold the report back.
+    process.exit(await runDoctorCli(argv.slice(1)));
+  }
   const { runRouterCli } = await import('./router-cli.ts');
   return runRouterCli(argv);
 }

@@ -2,6 +2,7 @@
 // `listening on` line, stop cleanly on SIGINT/SIGTERM.
 import { join } from 'node:path';
 import type { LoadedPlugin } from '../plugins/load-plugins.ts';
+import type { ConfiguredPlugins } from '../plugins/configured-plugins.ts';
 import type { ShellThreadStorage } from '../shell/thread-storage.ts';
 import type { Contribution } from '../registry/contribution.ts';
 import { RegistryError, ToolRegistry } from '../registry/registry.ts';
@@ -36,6 +37,7 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
     } else problems.push(...shell.problems);
     const { hpatchContribution } = await import('../hpatch/hpatch-contribution.ts');
     builtins.push(hpatchContribution({ storage: () => shellStorage }));
+    const { loadConfiguredPlugins } = await import('../plugins/configured-plugins.ts');
     plugins = await loadConfiguredPlugins(builtins.map((c) => c.name));
     if (plugins.ok) tools = [...builtins, ...plugins.contributions];
     else problems.push(...plugins.problems);
@@ -100,41 +102,6 @@ function reportStartupProblems(problems: readonly string[], opts: { usage?: bool
   // The usage text helps with argument mistakes only; after plugin or ledger problems it is noise.
   if (opts.usage) process.stderr.write(`\n${USAGE}`);
   return 2;
-}
-
-type ConfiguredPlugins =
-  | { readonly ok: true; readonly contributions: readonly Contribution[]; readonly loaded: readonly LoadedPlugin[]; readonly summary: string; dispose(): void }
-  | { readonly ok: false; readonly problems: readonly string[] };
-
-/** The operator's plugins from `<user config dir>/hpatch/plugins` (hpatch mode only). */
-async function loadConfiguredPlugins(builtinNames: readonly string[]): Promise<ConfiguredPlugins> {
-  // Imported here, not at the top: passthrough must never load the plugin host.
-  const { pluginDirectory } = await import('../plugins/config-dir.ts');
-  const { discoverPlugins } = await import('../plugins/discovery.ts');
-  let dir: string;
-  try {
-    dir = pluginDirectory(process.env, process.platform);
-  } catch (e) {
-    return { ok: false, problems: [`plugin directory: ${e instanceof Error ? e.message : String(e)}`] };
-  }
-  const discovered = await discoverPlugins(dir);
-  // No declaration: the isolate host, schema and grammar checkers are never loaded (faster start).
-  if (discovered.ok && discovered.declarations.length === 0) {
-    return { ok: true, contributions: [], loaded: [], summary: `0 plugins with 0 tools loaded from ${dir}`, dispose: () => {} };
-  }
-  const { disposeAll, loadPlugins } = await import('../plugins/load-plugins.ts');
-  const { formatPluginProblem } = await import('../plugins/validate.ts');
-  const result = await loadPlugins({ dir, reservedNames: builtinNames, discovered });
-  if (!result.ok) return { ok: false, problems: result.problems.map(formatPluginProblem) };
-  const n = result.plugins.length;
-  const t = result.contributions.length;
-  return {
-    ok: true,
-    contributions: result.contributions,
-    loaded: result.plugins,
-    summary: `${n} plugin${n === 1 ? '' : 's'} with ${t} tool${t === 1 ? '' : 's'} loaded from ${dir}`,
-    dispose: () => disposeAll(result.isolates),
-  };
 }
 
 /** Snapshot, stable frontends and the frontend lock for the configured executor-backed tools. */
