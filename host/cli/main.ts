@@ -26,7 +26,7 @@ async function main(): Promise<number | undefined> {
   }
   if (argv[0] === 'doctor') {
     const { runDoctorCli } = await import('./doctor.ts');
-    // Exit at once: fetch's keep-alive sockets and plugin isolates must not hold the report back.
+    // Exit at once: a probe's socket or a plugin isolate must not hold the finished report back.
     process.exit(await runDoctorCli(argv.slice(1)));
   }
   const { runRouterCli } = await import('./router-cli.ts');
