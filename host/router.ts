@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Ledger } from './history/ledger.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { startServer, type RouterMode, type RunningServer } from './proxy/server.ts';
-import type { LogSink } from './proxy/request-log.ts';
+import { asLogger, type Logger, type LogSink } from './log/logger.ts';
 import type { ToolRegistry } from './registry/registry.ts';
 import type { RouterOptions } from './cli/router-options.ts';
 
@@ -17,7 +17,8 @@ export class StartupError extends Error {
 export interface RouterDeps {
   /** The contributed tools; built-ins and plugins are loaded by the caller. */
   readonly registry: ToolRegistry;
-  readonly log: LogSink;
+  /** The operator's log; a bare line sink is a text log at level info. */
+  readonly log: Logger | LogSink;
   readonly metrics?: Metrics;
   /** Problems the caller already found (plugin loading): reported with the router's own, and nothing listens. */
   readonly priorProblems?: readonly string[];
@@ -27,7 +28,8 @@ export interface RunningRouter extends RunningServer {
   readonly metrics: Metrics;
 }
 
-export async function startRouter(options: RouterOptions, deps: RouterDeps): Promise<RunningRouter> {
+// The log options are the CLI's (it builds deps.log from them); embedders give a Logger or a sink.
+export async function startRouter(options: Omit<RouterOptions, 'logFormat' | 'logLevel'>, deps: RouterDeps): Promise<RunningRouter> {
   const problems: string[] = [...(deps.priorProblems ?? [])];
   let mode: RouterMode = { kind: 'passthrough' };
   let ledger: Ledger | null = null;
@@ -46,7 +48,7 @@ export async function startRouter(options: RouterOptions, deps: RouterDeps): Pro
   const metrics = deps.metrics ?? new Metrics();
   let server: RunningServer;
   try {
-    server = await startServer({ mode, host: options.host, port: options.port, upstream: options.upstream, metrics, log: deps.log });
+    server = await startServer({ mode, host: options.host, port: options.port, upstream: options.upstream, metrics, log: asLogger(deps.log) });
   } catch (e) {
     await ledger?.close();
     const err = e as NodeJS.ErrnoException;

@@ -28,6 +28,11 @@ async function main(): Promise<number | undefined> {
     const { runPluginsCli } = await import('./plugins-cli.ts');
     return runPluginsCli(argv.slice(1));
   }
+  if (argv[0] === 'doctor') {
+    const { runDoctorCli } = await import('./doctor.ts');
+    // Exit at once: a probe's socket or a plugin isolate must not hold the finished report back.
+    process.exit(await runDoctorCli(argv.slice(1)));
+  }
   const { runRouterCli } = await import('./router-cli.ts');
   return runRouterCli(argv);
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { LoadedPlugin } from '../plugins/load-plugins.ts';
 import type { ShellThreadStorage } from '../shell/thread-storage.ts';
 import { ToolRegistry } from '../registry/registry.ts';
-import { stderrSink } from '../proxy/request-log.ts';
+import { createLogger } from '../log/logger.ts';
 import { startRouter, StartupError } from '../router.ts';
 import { assembleHpatchTools, configuredPluginSource } from './hpatch-tools.ts';
 import { parseRouterArgs, USAGE } from './router-options.ts';
@@ -22,6 +22,7 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
   }
   if (parsed.kind === 'invalid') return reportStartupProblems(parsed.problems, { usage: true });
   const { options } = parsed;
+  const log = createLogger({ format: options.logFormat, level: options.logLevel });
   // Passthrough loads nothing: no built-in, no plugin, not even the plugin host module (it pulls in
   // isolated-vm and the core artifact).
   const problems: string[] = [];
@@ -58,15 +59,20 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
   let router;
   try {
     // Problems found so far go through startRouter so that its own (the ledger) join the same report.
-    router = await startRouter(options, { registry, log: stderrSink, priorProblems: problems });
+    router = await startRouter(options, { registry, log, priorProblems: problems });
   } catch (e) {
     disposePlugins();
     if (e instanceof StartupError) return reportStartupProblems(e.problems);
     throw e;
   }
-  if (summary !== null) process.stderr.write(`hpatch-router: ${summary}\n`);
+  // Startup lines keep their `hpatch-router:` form in text (people and tests read them); JSON gets records.
+  const startupLine = (msg: string, fields: Record<string, string | number>): void => {
+    if (options.logFormat === 'json') log.event('info', msg, fields);
+    else if (log.enabled('info')) process.stderr.write(`hpatch-router: ${msg}\n`);
+  };
+  if (summary !== null) startupLine(summary, { plugins: plugins.length, tools: plugins.reduce((n, p) => n + p.tools.length, 0) });
   process.stdout.write(`listening on ${router.url}\n`);
-  process.stderr.write(`hpatch-router: ${options.mode} mode, upstream ${options.upstream.href}, ${registry.size} contributed tool(s)\n`);
+  startupLine(`${options.mode} mode, upstream ${options.upstream.href}, ${registry.size} contributed tool(s)`, { mode: options.mode, upstream: options.upstream.href, listen: router.url, tools: registry.size });
   const stop = (): void => {
     router.close().then(() => {
       disposePlugins();

@@ -2,6 +2,7 @@
 // them all at once before exiting.
 import { isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../log/logger.ts';
 
 export type Mode = 'hpatch' | 'passthrough';
 
@@ -12,9 +13,13 @@ export interface RouterOptions {
   readonly upstream: URL;
   /** Where durable router state (the ledger) lives. */
   readonly stateDir: string;
+  readonly logFormat: LogFormat;
+  readonly logLevel: LogLevel;
 }
 
 export const USAGE = `usage: hpatch-router [--mode hpatch|passthrough] [--listen HOST:PORT] [--upstream URL] [--state-dir DIR]
+                     [--log-format text|json] [--log-level error|warn|info|debug]
+       hpatch-router doctor [--json] [--listen HOST:PORT] [--upstream URL] [--state-dir DIR]
        hpatch-router interp [--posix] -c SCRIPT [NAME [ARG...]]
        hpatch-router interp [--posix] FILE [ARG...]
        hpatch-router plugins validate|list|new ...   (hpatch-router plugins --help)
@@ -25,6 +30,8 @@ export const USAGE = `usage: hpatch-router [--mode hpatch|passthrough] [--listen
   --upstream   Responses API base URL (default https://api.openai.com/v1)
   --state-dir  durable state such as the history ledger (default $XDG_STATE_HOME/hpatch-router
                or ~/.local/state/hpatch-router)
+  --log-format text (default: one readable line per event) or json (one object per line)
+  --log-level  error, warn, info (default: adds a line per request) or debug (adds one per translated call)
 
   exit status: 0 stopped by SIGINT/SIGTERM (or --help, --version); 1 the listener failed to close;
   2 cannot start (every problem is printed on stderr; nothing listens)
@@ -46,6 +53,8 @@ export function parseRouterArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
         listen: { type: 'string' },
         upstream: { type: 'string' },
         'state-dir': { type: 'string' },
+        'log-format': { type: 'string' },
+        'log-level': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -78,8 +87,13 @@ export function parseRouterArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
   const stateDir = (values['state-dir'] as string | undefined) ?? defaultStateDir(env);
   if (stateDir === null) problems.push('no --state-dir given and neither XDG_STATE_HOME nor HOME is set');
 
+  const logFormat = (values['log-format'] as string | undefined) ?? 'text';
+  if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) problems.push(`--log-format must be ${LOG_FORMATS.map((f) => `"${f}"`).join(' or ')}, not "${logFormat}"`);
+  const logLevel = (values['log-level'] as string | undefined) ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) problems.push(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel}"`);
+
   if (problems.length > 0 || typeof listen === 'string' || !upstream || stateDir === null) return { kind: 'invalid', problems };
-  return { kind: 'run', options: { mode: mode as Mode, host: listen.host, port: listen.port, upstream, stateDir } };
+  return { kind: 'run', options: { mode: mode as Mode, host: listen.host, port: listen.port, upstream, stateDir, logFormat: logFormat as LogFormat, logLevel: logLevel as LogLevel } };
 }
 
 function parseListen(text: string): { host: string; port: number } | string {

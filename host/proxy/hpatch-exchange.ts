@@ -110,7 +110,10 @@ async function translateSse(ex: Exchange, deps: HpatchDeps, ctx: RequestContext,
       pending += out.text;
       if (out.stop) {
         ex.fields.error = 'routing failure reported to the client';
-        if (pending !== '') await writeChunk(ex.res, pending, ex.signal);
+        if (pending !== '') {
+          ex.markFirstByte();
+          await writeChunk(ex.res, pending, ex.signal);
+        }
         return false;
       }
     }
@@ -120,6 +123,7 @@ async function translateSse(ex: Exchange, deps: HpatchDeps, ctx: RequestContext,
   };
   try {
     for await (const buf of body) {
+      ex.markUpstreamByte();
       if (!(await emit(parser.push(buf as Uint8Array)))) {
         body.destroy();
         ex.res.end();
@@ -144,6 +148,8 @@ async function translateSse(ex: Exchange, deps: HpatchDeps, ctx: RequestContext,
 
 async function translateJson(ex: Exchange, deps: HpatchDeps, ctx: RequestContext, status: number, headers: string[], body: Readable): Promise<void> {
   let out: string;
+  // The upstream's JSON arrives with its headers; the router's added time is the read and translation.
+  ex.markUpstreamByte();
   try {
     const text = decodeUtf8(await readBody(body, JSON_RESPONSE_LIMIT, 'upstream JSON response'), 'upstream JSON response');
     out = await translateJsonResponse(text, ctx, { ledger: deps.ledger, metrics: ex.deps.metrics, log: ex.deps.log });

@@ -9,7 +9,7 @@ import { Exchange } from './exchange.ts';
 import { hpatchResponses } from './hpatch-exchange.ts';
 import { sendJsonError } from './json-error.ts';
 import { passthrough } from './passthrough.ts';
-import type { LogSink } from './request-log.ts';
+import type { Logger } from '../log/logger.ts';
 import { Upstream } from './upstream.ts';
 
 export type RouterMode =
@@ -22,7 +22,7 @@ export interface ServerConfig {
   readonly port: number;
   readonly upstream: URL;
   readonly metrics: Metrics;
-  readonly log: LogSink;
+  readonly log: Logger;
 }
 
 export interface RunningServer {
@@ -34,7 +34,7 @@ export interface RunningServer {
 
 export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const upstream = new Upstream(cfg.upstream);
-  const deps = { upstream, metrics: cfg.metrics, log: cfg.log };
+  const deps = { upstream, metrics: cfg.metrics, log: cfg.log, mode: cfg.mode.kind };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = req.url ?? '/';
@@ -60,7 +60,7 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
 
   const server: Server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
     handle(req, res).catch((e: unknown) => {
-      cfg.log(`internal error: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+      cfg.log.event('error', 'internal error', { error: e instanceof Error ? e.stack ?? e.message : String(e) });
       sendJsonError(res, 500, 'router_error', e instanceof Error ? e.message : String(e));
     });
   });

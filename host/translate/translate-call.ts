@@ -8,6 +8,7 @@ import { renderDiagnosticCarrier } from '../carriers/exec-wrapper.ts';
 import { renderCarrier } from '../carriers/render-carrier.ts';
 import type { CallReply } from '../history/call-reply.ts';
 import type { Ledger } from '../history/ledger.ts';
+import type { Logger } from '../log/logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { contributionIdentity, type TranslateOutcome } from '../registry/contribution.ts';
 import type { RequestContext } from '../request/rewrite.ts';
@@ -18,8 +19,8 @@ type Json = Record<string, unknown>;
 export interface TranslateDeps {
   readonly ledger: Ledger;
   readonly metrics: Metrics;
-  /** The operator's log: one line per warning a translation carries. */
-  readonly log?: (line: string) => void;
+  /** The operator's log: one warning per warning a translation carries; each call at debug. */
+  readonly log?: Logger;
 }
 
 export interface CallTranslation {
@@ -40,12 +41,31 @@ export function isContributedCall(item: unknown, ctx: RequestContext): item is J
 /** `originalText` is the exact JSON text of the item as the upstream sent it. */
 export async function translateCall(item: Json, originalText: string, ctx: RequestContext, deps: TranslateDeps): Promise<CallTranslation> {
   const name = item['name'] as string;
+  const started = performance.now();
+  try {
+    const t = await translateAndRecord(item, originalText, ctx, deps);
+    if (deps.log?.enabled('debug')) {
+      deps.log.event('debug', 'translated call', { tool: name, carrier: t.carrier.kind, outcome: t.outcome, thread: ctx.threadId ?? undefined, call: String(item['call_id']), ms: Math.round((performance.now() - started) * 100) / 100 });
+    }
+    return t;
+  } finally {
+    deps.metrics.translationSeconds(name, (performance.now() - started) / 1000);
+  }
+}
+
+async function translateAndRecord(item: Json, originalText: string, ctx: RequestContext, deps: TranslateDeps): Promise<CallTranslation> {
+  const name = item['name'] as string;
   const contribution = ctx.exposed.get(name)!;
   const callId = item['call_id'];
   const input = item['input'];
-  if (typeof callId !== 'string' || callId === '') throw new RoutingFailure(`call of "${name}" has no call_id`);
-  if (typeof input !== 'string') throw new RoutingFailure(`call ${callId} of "${name}" has no string input`);
-  if (!ctx.carriers || ctx.threadId === null) throw new RoutingFailure(`call ${callId} of "${name}" arrived for a request that offers no carrier`);
+  // A malformed call is a routing failure of its tool too (counted before any translator runs).
+  const malformed = (why: string): RoutingFailure => {
+    deps.metrics.translation(name, 'none', 'routing_failure');
+    return new RoutingFailure(why);
+  };
+  if (typeof callId !== 'string' || callId === '') throw malformed(`call of "${name}" has no call_id`);
+  if (typeof input !== 'string') throw malformed(`call ${callId} of "${name}" has no string input`);
+  if (!ctx.carriers || ctx.threadId === null) throw malformed(`call ${callId} of "${name}" arrived for a request that offers no carrier`);
   const carriers = ctx.carriers;
 
   let outcome: TranslateOutcome;
@@ -110,7 +130,7 @@ export async function translateCall(item: Json, originalText: string, ctx: Reque
     throw new RoutingFailure(`call ${callId} of "${name}" could not be recorded: ${errorMessage(e)}`);
   }
   deps.metrics.translation(name, carrier.kind, kind);
-  for (const w of warnings) deps.log?.(`${new Date().toISOString()} ${name} ${w} thread=${ctx.threadId} call=${callId}`);
+  for (const w of warnings) deps.log?.event('warn', `${name} ${w}`, { thread: ctx.threadId, call: callId });
   return { item: carrierItem(item, carrier), carrier, outcome: kind };
 }
 
