@@ -59,5 +59,13 @@ export async function startRouter(options: RouterOptions, deps: RouterDeps): Pro
       await server.close();
       await ledger?.close();
     },
+    // The ledger closes last: a stream that finishes within the bound still records its calls.
+    shutdown: async (graceMs: number) => {
+      try {
+        return await server.shutdown(graceMs);
+      } finally {
+        await ledger?.close();
+      }
+    },
   };
 }

@@ -2,6 +2,7 @@
 // them all at once before exiting.
 import { isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseDuration } from './duration.ts';
 
 export type Mode = 'hpatch' | 'passthrough';
 
@@ -12,9 +13,18 @@ export interface RouterOptions {
   readonly upstream: URL;
   /** Where durable router state (the ledger) lives. */
   readonly stateDir: string;
+  /** How long in-flight exchanges may run after SIGTERM/SIGINT before they are cut (default 30 s). */
+  readonly shutdownGraceMs?: number;
+  /** Ledger files of threads idle longer than this are removed; 0 never (default 30 days). */
+  readonly ledgerRetentionMs?: number;
 }
 
+export const DEFAULT_SHUTDOWN_GRACE = '30s';
+export const DEFAULT_LEDGER_RETENTION = '30d';
+
 export const USAGE = `usage: hpatch-router [--mode hpatch|passthrough] [--listen HOST:PORT] [--upstream URL] [--state-dir DIR]
+                     [--shutdown-grace DURATION] [--ledger-retention DURATION]
+       hpatch-router ledger stats|gc|show … (see hpatch-router ledger --help)
        hpatch-router interp [--posix] -c SCRIPT [NAME [ARG...]]
        hpatch-router interp [--posix] FILE [ARG...]
 
@@ -23,6 +33,12 @@ export const USAGE = `usage: hpatch-router [--mode hpatch|passthrough] [--listen
   --upstream   Responses API base URL (default https://api.openai.com/v1)
   --state-dir  durable state such as the history ledger (default $XDG_STATE_HOME/hpatch-router
                or ~/.local/state/hpatch-router)
+  --shutdown-grace    on SIGTERM/SIGINT, how long responses in flight may still run before they
+                      are ended (default ${DEFAULT_SHUTDOWN_GRACE}); a second signal exits at once
+  --ledger-retention  ledger files of threads idle longer than this are removed, at startup and
+                      hourly (default ${DEFAULT_LEDGER_RETENTION}; 0 keeps everything)
+
+  DURATION is a whole number with a unit: ms, s, m, h or d (e.g. 30s, 30d).
 `;
 
 export type ParsedArgs =
@@ -40,6 +56,8 @@ export function parseRouterArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
         listen: { type: 'string' },
         upstream: { type: 'string' },
         'state-dir': { type: 'string' },
+        'shutdown-grace': { type: 'string' },
+        'ledger-retention': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -70,8 +88,15 @@ export function parseRouterArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
   const stateDir = (values['state-dir'] as string | undefined) ?? defaultStateDir(env);
   if (stateDir === null) problems.push('no --state-dir given and neither XDG_STATE_HOME nor HOME is set');
 
-  if (problems.length > 0 || typeof listen === 'string' || !upstream || stateDir === null) return { kind: 'invalid', problems };
-  return { kind: 'run', options: { mode: mode as Mode, host: listen.host, port: listen.port, upstream, stateDir } };
+  const shutdownGraceMs = parseDuration('--shutdown-grace', (values['shutdown-grace'] as string | undefined) ?? DEFAULT_SHUTDOWN_GRACE);
+  if (typeof shutdownGraceMs === 'string') problems.push(shutdownGraceMs);
+  const ledgerRetentionMs = parseDuration('--ledger-retention', (values['ledger-retention'] as string | undefined) ?? DEFAULT_LEDGER_RETENTION);
+  if (typeof ledgerRetentionMs === 'string') problems.push(ledgerRetentionMs);
+
+  if (problems.length > 0 || typeof listen === 'string' || !upstream || stateDir === null || typeof shutdownGraceMs === 'string' || typeof ledgerRetentionMs === 'string') {
+    return { kind: 'invalid', problems };
+  }
+  return { kind: 'run', options: { mode: mode as Mode, host: listen.host, port: listen.port, upstream, stateDir, shutdownGraceMs, ledgerRetentionMs } };
 }
 
 function parseListen(text: string): { host: string; port: number } | string {
@@ -82,7 +107,8 @@ function parseListen(text: string): { host: string; port: number } | string {
   return { host: m[1] ?? m[2]!, port };
 }
 
-function defaultStateDir(env: NodeJS.ProcessEnv): string | null {
+/** `$XDG_STATE_HOME/hpatch-router`, else `~/.local/state/hpatch-router`; null when neither is set. */
+export function defaultStateDir(env: NodeJS.ProcessEnv): string | null {
   const xdg = env['XDG_STATE_HOME'];
   if (xdg && isAbsolute(xdg)) return join(xdg, 'hpatch-router');
   const home = env['HOME'];
