@@ -24,6 +24,10 @@ async function main(): Promise<number | undefined> {
     // the event loop alive after the script finished (the interpreter writes synchronously).
     process.exit(await runInterpCli(argv.slice(1)));
   }
+  if (argv[0] === 'ledger') {
+    const { runLedgerCli } = await import('./ledger-cli.ts');
+    return runLedgerCli(argv.slice(1));
+  }
   const { runRouterCli } = await import('./router-cli.ts');
   return runRouterCli(argv);
 }
