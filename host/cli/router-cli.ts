@@ -76,9 +76,6 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
     if (e instanceof StartupError) return reportStartupProblems(e.problems);
     throw e;
   }
-  if (plugins?.ok) process.stderr.write(`hpatch-router: ${plugins.summary}\n`);
-  process.stdout.write(`listening on ${router.url}\n`);
-  process.stderr.write(`hpatch-router: ${options.mode} mode, upstream ${options.upstream.href}, ${registry.size} contributed tool(s)\n`);
   const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
@@ -99,11 +96,17 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
       process.exit(1);
     });
   };
+  // Before the listening line: whoever reacts to it with a signal must not meet the default
+  // disposition, which kills at once without the exit handlers that release the lock.
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  if (plugins?.ok) process.stderr.write(`hpatch-router: ${plugins.summary}\n`);
+  process.stdout.write(`listening on ${router.url}\n`);
+  process.stderr.write(`hpatch-router: ${options.mode} mode, upstream ${options.upstream.href}, ${registry.size} contributed tool(s)\n`);
   return undefined;
 }
 
+/** parseRouterArgs always sets it; this covers a caller that builds options itself. */
 const DEFAULT_SHUTDOWN_GRACE_MS = 30_000;
 
 function reportStartupProblems(problems: readonly string[], opts: { usage?: boolean } = {}): number {

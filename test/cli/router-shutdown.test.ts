@@ -135,7 +135,8 @@ describe('hpatch-router graceful shutdown (process)', function () {
     expect(await upstream!.requests.at(-1)!.settled).to.equal('aborted');
     const second = await start([], [], first);
     expect(existsSync(join(first.runtime, LOCK_FILE))).to.equal(true);
-    expect(await second.router.stop('SIGTERM')).to.equal(0);
+    const t = Date.now();
+    expect(await second.router.stop('SIGTERM'), `${Date.now() - t} ms\n${second.router.stderrLines.join('\n')}`).to.equal(0);
   });
 
   it('a second signal exits at once, still releasing the frontend lock', async () => {
