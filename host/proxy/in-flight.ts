@@ -4,7 +4,7 @@
 
 /** What the tracker needs of an exchange. */
 export interface Cuttable {
-  /** Ends the exchange now; resolves once its response is closed. */
+  /** Ends the exchange now (InFlight waits on `closed` for its response to flush). */
   cut(): void;
   /** Resolves when the exchange's response has closed (finished, cut or abandoned). */
   readonly closed: Promise<void>;

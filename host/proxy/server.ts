@@ -87,20 +87,24 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const close = async (): Promise<void> => {
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+  // server.close() once only: a second call waits for a 'close' event that may already be past.
+  let listenerClosed: Promise<void> | null = null;
+  const stopListening = (): Promise<void> => (listenerClosed ??= new Promise<void>((resolve) => server.close(() => resolve())));
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => (closing ??= (async () => {
+    const closed = stopListening();
+    server.closeAllConnections();
+    await closed;
     await upstream.close();
-  };
+  })());
   return {
     url: `http://${host}:${address.port}`,
     address,
     close,
     shutdown: async (graceMs: number) => {
       // Stop listening, drop idle keep-alive connections, and each one that turns idle meanwhile.
-      server.close();
+      if (closing) return { inFlight: 0, cut: 0 };
+      void stopListening();
       server.closeIdleConnections();
       const idle = setInterval(() => server.closeIdleConnections(), 100);
       try {
