@@ -1,7 +1,9 @@
 // Starting the router: everything that can fail is checked before the listener opens, and every
 // problem found is reported together (brief §5).
 import { join } from 'node:path';
+import { formatDuration } from './cli/duration.ts';
 import { Ledger } from './history/ledger.ts';
+import { startRetention, type RetentionTask } from './history/ledger-retention.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { startServer, type RouterMode, type RunningServer } from './proxy/server.ts';
 import { asLogger, type Logger, type LogSink } from './log/logger.ts';
@@ -26,16 +28,24 @@ export interface RouterDeps {
 
 export interface RunningRouter extends RunningServer {
   readonly metrics: Metrics;
+  /** The ledger retention in the background (hpatch mode with a retention period), else null. */
+  readonly retention: RetentionTask | null;
 }
+
+/** Ledger files of threads idle longer than this are removed unless RouterOptions says otherwise. */
+export const DEFAULT_LEDGER_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 // The log options are the CLI's (it builds deps.log from them); embedders give a Logger or a sink.
 export async function startRouter(options: Omit<RouterOptions, 'logFormat' | 'logLevel'>, deps: RouterDeps): Promise<RunningRouter> {
   const problems: string[] = [...(deps.priorProblems ?? [])];
   let mode: RouterMode = { kind: 'passthrough' };
   let ledger: Ledger | null = null;
+  const retentionMs = options.ledgerRetentionMs ?? DEFAULT_LEDGER_RETENTION_MS;
   if (options.mode === 'hpatch') {
     try {
-      ledger = await Ledger.open(join(options.stateDir, 'ledger'));
+      // A thread in use has its file's mtime refreshed well within the retention period.
+      const touchAfterMs = retentionMs > 0 ? Math.min(60 * 60 * 1000, Math.floor(retentionMs / 10)) : undefined;
+      ledger = await Ledger.open(join(options.stateDir, 'ledger'), touchAfterMs === undefined ? {} : { touchAfterMs });
       mode = { kind: 'hpatch', registry: deps.registry, ledger };
     } catch (e) {
       problems.push(`ledger: ${e instanceof Error ? e.message : String(e)}`);
@@ -54,12 +64,25 @@ export async function startRouter(options: Omit<RouterOptions, 'logFormat' | 'lo
     const err = e as NodeJS.ErrnoException;
     throw new StartupError([`cannot listen on ${options.host}:${options.port}: ${err.code ?? ''} ${err.message}`.trim()]);
   }
+  // After listening: the first sweep runs in the background, never delaying startup.
+  const retention = ledger && retentionMs > 0 ? startRetention(ledger, retentionMs, deps.log, formatDuration(retentionMs)) : null;
   return {
     ...server,
     metrics,
+    retention,
     close: async () => {
+      await retention?.stop();
       await server.close();
       await ledger?.close();
+    },
+    // The ledger closes last: a stream that finishes within the bound still records its calls.
+    shutdown: async (graceMs: number) => {
+      await retention?.stop();
+      try {
+        return await server.shutdown(graceMs);
+      } finally {
+        await ledger?.close();
+      }
     },
   };
 }

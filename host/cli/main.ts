@@ -33,6 +33,10 @@ async function main(): Promise<number | undefined> {
     // Exit at once: a probe's socket or a plugin isolate must not hold the finished report back.
     process.exit(await runDoctorCli(argv.slice(1)));
   }
+  if (argv[0] === 'ledger') {
+    const { runLedgerCli } = await import('./ledger-cli.ts');
+    return runLedgerCli(argv.slice(1));
+  }
   const { runRouterCli } = await import('./router-cli.ts');
   return runRouterCli(argv);
 }

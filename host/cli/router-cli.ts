@@ -1,5 +1,6 @@
 // `hpatch-router [--mode …] [--listen …] [--upstream …]`: start the router, print the one
 // `listening on` line, stop cleanly on SIGINT/SIGTERM.
+import * as os from 'node:os';
 import { join } from 'node:path';
 import type { LoadedPlugin } from '../plugins/load-plugins.ts';
 import type { ShellThreadStorage } from '../shell/thread-storage.ts';
@@ -7,6 +8,7 @@ import { ToolRegistry } from '../registry/registry.ts';
 import { createLogger } from '../log/logger.ts';
 import { startRouter, StartupError } from '../router.ts';
 import { assembleHpatchTools, configuredPluginSource } from './hpatch-tools.ts';
+import { formatDuration } from './duration.ts';
 import { parseRouterArgs, USAGE } from './router-options.ts';
 
 export async function runRouterCli(argv: readonly string[]): Promise<number | undefined> {
@@ -65,6 +67,30 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
     if (e instanceof StartupError) return reportStartupProblems(e.problems);
     throw e;
   }
+  const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      // The operator insists: exit now. 'exit' handlers still release the frontend lock and unpin the snapshot.
+      process.stderr.write(`hpatch-router: ${signal} again: exiting now\n`);
+      shellStorage?.close();
+      process.exit(128 + (os.constants.signals[signal] ?? 0));
+    }
+    stopping = true;
+    process.stderr.write(`hpatch-router: ${signal}: stopping; responses in flight may finish within ${formatDuration(graceMs)} (${signal} again exits at once)\n`);
+    router.shutdown(graceMs).then((report) => {
+      if (report.cut > 0) process.stderr.write(`hpatch-router: ${report.cut} of ${report.inFlight} response(s) in flight were cut short at the bound\n`);
+      disposePlugins();
+      process.exit(0);
+    }, (e: unknown) => {
+      process.stderr.write(`hpatch-router: shutdown failed: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exit(1);
+    });
+  };
+  // Before the listening line: whoever reacts to it with a signal must not meet the default
+  // disposition, which kills at once without the exit handlers that release the lock.
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   // Startup lines keep their `hpatch-router:` form in text (people and tests read them); JSON gets records.
   const startupLine = (msg: string, fields: Record<string, string | number>): void => {
     if (options.logFormat === 'json') log.event('info', msg, fields);
@@ -73,16 +99,11 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
   if (summary !== null) startupLine(summary, { plugins: plugins.length, tools: plugins.reduce((n, p) => n + p.tools.length, 0) });
   process.stdout.write(`listening on ${router.url}\n`);
   startupLine(`${options.mode} mode, upstream ${options.upstream.href}, ${registry.size} contributed tool(s)`, { mode: options.mode, upstream: options.upstream.href, listen: router.url, tools: registry.size });
-  const stop = (): void => {
-    router.close().then(() => {
-      disposePlugins();
-      process.exit(0);
-    }, () => process.exit(1));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
   return undefined;
 }
+
+/** parseRouterArgs always sets it; this covers a caller that builds options itself. */
+const DEFAULT_SHUTDOWN_GRACE_MS = 30_000;
 
 function reportStartupProblems(problems: readonly string[], opts: { usage?: boolean } = {}): number {
   process.stderr.write(`hpatch-router: cannot start (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n`);

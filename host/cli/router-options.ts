@@ -3,6 +3,7 @@
 import { isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../log/logger.ts';
+import { parseDuration } from './duration.ts';
 
 export type Mode = 'hpatch' | 'passthrough';
 
@@ -15,11 +16,20 @@ export interface RouterOptions {
   readonly stateDir: string;
   readonly logFormat: LogFormat;
   readonly logLevel: LogLevel;
+  /** How long in-flight exchanges may run after SIGTERM/SIGINT before they are cut (default 30 s). */
+  readonly shutdownGraceMs?: number;
+  /** Ledger files of threads idle longer than this are removed; 0 never (default 30 days). */
+  readonly ledgerRetentionMs?: number;
 }
+
+export const DEFAULT_SHUTDOWN_GRACE = '30s';
+export const DEFAULT_LEDGER_RETENTION = '30d';
 
 export const USAGE = `usage: hpatch-router [--mode hpatch|passthrough] [--listen HOST:PORT] [--upstream URL] [--state-dir DIR]
                      [--log-format text|json] [--log-level error|warn|info|debug]
+                     [--shutdown-grace DURATION] [--ledger-retention DURATION]
        hpatch-router doctor [--json] [--listen HOST:PORT] [--upstream URL] [--state-dir DIR]
+       hpatch-router ledger stats|gc|show …   (hpatch-router ledger --help)
        hpatch-router interp [--posix] -c SCRIPT [NAME [ARG...]]
        hpatch-router interp [--posix] FILE [ARG...]
        hpatch-router plugins validate|list|new ...   (hpatch-router plugins --help)
@@ -32,6 +42,12 @@ export const USAGE = `usage: hpatch-router [--mode hpatch|passthrough] [--listen
                or ~/.local/state/hpatch-router)
   --log-format text (default: one readable line per event) or json (one object per line)
   --log-level  error, warn, info (default: adds a line per request) or debug (adds one per translated call)
+  --shutdown-grace    on SIGTERM/SIGINT, how long responses in flight may still run before they
+                      are ended (default ${DEFAULT_SHUTDOWN_GRACE}); a second signal exits at once
+  --ledger-retention  ledger files of threads idle longer than this are removed, at startup and
+                      hourly (default ${DEFAULT_LEDGER_RETENTION}; 0 keeps everything)
+
+  DURATION is a whole number with a unit: ms, s, m, h or d (e.g. 30s, 30d).
 
   exit status: 0 stopped by SIGINT/SIGTERM (or --help, --version); 1 the listener failed to close;
   2 cannot start (every problem is printed on stderr; nothing listens)
@@ -55,6 +71,8 @@ export function parseRouterArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
         'state-dir': { type: 'string' },
         'log-format': { type: 'string' },
         'log-level': { type: 'string' },
+        'shutdown-grace': { type: 'string' },
+        'ledger-retention': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -91,9 +109,15 @@ export function parseRouterArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
   if (!(LOG_FORMATS as readonly string[]).includes(logFormat)) problems.push(`--log-format must be ${LOG_FORMATS.map((f) => `"${f}"`).join(' or ')}, not "${logFormat}"`);
   const logLevel = (values['log-level'] as string | undefined) ?? 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) problems.push(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel}"`);
+  const shutdownGraceMs = parseDuration('--shutdown-grace', (values['shutdown-grace'] as string | undefined) ?? DEFAULT_SHUTDOWN_GRACE);
+  if (typeof shutdownGraceMs === 'string') problems.push(shutdownGraceMs);
+  const ledgerRetentionMs = parseDuration('--ledger-retention', (values['ledger-retention'] as string | undefined) ?? DEFAULT_LEDGER_RETENTION);
+  if (typeof ledgerRetentionMs === 'string') problems.push(ledgerRetentionMs);
 
-  if (problems.length > 0 || typeof listen === 'string' || !upstream || stateDir === null) return { kind: 'invalid', problems };
-  return { kind: 'run', options: { mode: mode as Mode, host: listen.host, port: listen.port, upstream, stateDir, logFormat: logFormat as LogFormat, logLevel: logLevel as LogLevel } };
+  if (problems.length > 0 || typeof listen === 'string' || !upstream || stateDir === null || typeof shutdownGraceMs === 'string' || typeof ledgerRetentionMs === 'string') {
+    return { kind: 'invalid', problems };
+  }
+  return { kind: 'run', options: { mode: mode as Mode, host: listen.host, port: listen.port, upstream, stateDir, logFormat: logFormat as LogFormat, logLevel: logLevel as LogLevel, shutdownGraceMs, ledgerRetentionMs } };
 }
 
 function parseListen(text: string): { host: string; port: number } | string {
@@ -104,7 +128,8 @@ function parseListen(text: string): { host: string; port: number } | string {
   return { host: m[1] ?? m[2]!, port };
 }
 
-function defaultStateDir(env: NodeJS.ProcessEnv): string | null {
+/** `$XDG_STATE_HOME/hpatch-router`, else `~/.local/state/hpatch-router`; null when neither is set. */
+export function defaultStateDir(env: NodeJS.ProcessEnv): string | null {
   const xdg = env['XDG_STATE_HOME'];
   if (xdg && isAbsolute(xdg)) return join(xdg, 'hpatch-router');
   const home = env['HOME'];

@@ -144,3 +144,39 @@ export function decodeRecords(buf: Buffer): DecodedRecords {
   if (isTornTail(buf.subarray(pos))) return { records, offsets, validBytes: pos, tornTail: true };
   return { records, offsets, validBytes: pos, tornTail: false, corruptAt: pos, reason: failure };
 }
+
+/** One piece of a ledger file as `scanRecords` reads it. */
+export type ScannedPiece =
+  | { readonly kind: 'record'; readonly offset: number; readonly payload: string }
+  /** Bytes that are no record, up to the next valid one (or the end). */
+  | { readonly kind: 'damage'; readonly offset: number; readonly length: number; readonly reason: string }
+  /** What an interrupted append leaves at the end; the router truncates it on its next append. */
+  | { readonly kind: 'torn-tail'; readonly offset: number; readonly length: number };
+
+/**
+ * Reads a whole file for inspection (`hpatch-router ledger show`): unlike decodeRecords, which the
+ * router uses and which stops at the first damage, it resumes at each valid record after damage,
+ * so an operator sees every record that survived.
+ */
+export function scanRecords(buf: Buffer): ScannedPiece[] {
+  const pieces: ScannedPiece[] = [];
+  let pos = 0;
+  while (pos < buf.length) {
+    const r = parseAt(buf, pos);
+    if (r.ok) {
+      pieces.push({ kind: 'record', offset: pos, payload: r.payload.toString('utf8') });
+      pos = r.end;
+      continue;
+    }
+    const later = nextValidRecord(buf, pos);
+    if (later !== -1) {
+      pieces.push({ kind: 'damage', offset: pos, length: later - pos, reason: r.reason });
+      pos = later;
+      continue;
+    }
+    const tail = buf.subarray(pos);
+    pieces.push(isTornTail(tail) ? { kind: 'torn-tail', offset: pos, length: tail.length } : { kind: 'damage', offset: pos, length: tail.length, reason: r.reason });
+    break;
+  }
+  return pieces;
+}

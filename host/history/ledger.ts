@@ -49,6 +49,12 @@ export interface ThreadLedger {
 export interface LedgerOptions {
   /** Loaded threads kept in memory (least recently used are dropped). Default 256. */
   readonly maxCachedThreads?: number;
+  /**
+   * A thread read for a request gets its file's mtime set to now when it is older than this (default
+   * one hour): mtime is the thread's last use, which retention goes by, even for a thread whose
+   * requests record nothing new.
+   */
+  readonly touchAfterMs?: number;
 }
 
 export class LedgerError extends Error {
@@ -88,6 +94,7 @@ export class LedgerConflictError extends LedgerError {
 
 const RECORD_VERSION = 1;
 const DEFAULT_MAX_CACHED = 256;
+const DEFAULT_TOUCH_AFTER_MS = 60 * 60 * 1000;
 const ENTRY_KEYS = ['v', 'threadId', 'callId', 'contribution', 'tool', 'carrier', 'original'];
 /** Optional keys, present only when set (records without them keep the original shape). */
 const OPTIONAL_KEYS = ['notes', 'reply'];
@@ -115,6 +122,8 @@ class ThreadState {
    * content read may be a crashed process's unsynced writes, or its new name not yet durable.
    */
   synced = false;
+  /** The file's mtime as last read or set by this process (ms since the epoch); 0 when there is no file. */
+  usedAt = 0;
 
   constructor(readonly threadId: string, readonly file: string, public exists: boolean) {}
 
@@ -164,7 +173,7 @@ export class Ledger {
   private readonly chains = new Map<string, Promise<void>>();
   private closed = false;
 
-  private constructor(readonly dir: string, private readonly maxCached: number) {}
+  private constructor(readonly dir: string, private readonly maxCached: number, private readonly touchAfterMs: number) {}
 
   /**
    * Opens (creating with mode 0700 if missing) the ledger directory. Refuses a directory that is a
@@ -174,9 +183,11 @@ export class Ledger {
   static async open(dir: string, options: LedgerOptions = {}): Promise<Ledger> {
     const maxCached = options.maxCachedThreads ?? DEFAULT_MAX_CACHED;
     if (!Number.isInteger(maxCached) || maxCached < 1) throw new RangeError('maxCachedThreads must be a positive integer');
+    const touchAfterMs = options.touchAfterMs ?? DEFAULT_TOUCH_AFTER_MS;
+    if (!(touchAfterMs >= 0)) throw new RangeError('touchAfterMs must be a non-negative number');
     const abs = path.resolve(dir);
     await prepareDirectory(abs);
-    return new Ledger(abs, maxCached);
+    return new Ledger(abs, maxCached, touchAfterMs);
   }
 
   /** Path of a thread's file; throws UnsafeThreadIdError for an id that is not one plain component. */
@@ -192,9 +203,50 @@ export class Ledger {
     const cached = this.cache.get(threadId);
     if (cached) {
       this.remember(cached);
+      this.touchIfDue(cached);
       return cached.view();
     }
-    return this.serialize(threadId, async () => (await this.stateFor(threadId)).view());
+    return this.serialize(threadId, async () => {
+      const state = await this.stateFor(threadId);
+      this.touchIfDue(state);
+      return state.view();
+    });
+  }
+
+  /**
+   * Removes the thread's file if it has been idle since `idleSince` (ms since the epoch): its mtime
+   * is older, and this process has not used the thread since. Runs in the thread's chain, so it never
+   * overlaps this process's own reads and appends. Resolves with the bytes removed, or null when
+   * the file is kept or gone. A planted symlink or foreign file is never removed (LedgerError).
+   */
+  async removeIfIdle(threadId: string, idleSince: number): Promise<number | null> {
+    this.assertOpen();
+    const file = this.fileFor(threadId);
+    return this.serialize(threadId, async () => {
+      const cached = this.cache.get(threadId);
+      if (cached && cached.usedAt >= idleSince) return null;
+      let fh: FileHandle;
+      try {
+        fh = await fsp.open(file, FS.O_RDONLY | FS.O_NOFOLLOW | FS.O_NONBLOCK);
+      } catch (err) {
+        if (errno(err) === 'ENOENT') return null;
+        throw openError(file, err);
+      }
+      let st: Stats;
+      try {
+        st = await fh.stat();
+        checkThreadFile(file, st);
+      } finally {
+        await fh.close();
+      }
+      if (st.mtimeMs >= idleSince) return null;
+      // The name must still be the file just judged (not replaced meanwhile) right before unlinking.
+      const now = await lstatOrNull(file);
+      if (!now || now.ino !== st.ino || now.dev !== st.dev || now.mtimeMs !== st.mtimeMs) return null;
+      await fsp.unlink(file);
+      this.cache.delete(threadId);
+      return st.size;
+    });
   }
 
   /**
@@ -233,6 +285,25 @@ export class Ledger {
     return run;
   }
 
+  /**
+   * Marks a thread in use: sets its file's mtime to now when it is older than touchAfterMs. Queued
+   * in the thread's chain; the request does not wait for it, and a failure only leaves mtime older.
+   */
+  private touchIfDue(state: ThreadState): void {
+    const now = Date.now();
+    if (!state.exists || now - state.usedAt < this.touchAfterMs) return;
+    state.usedAt = now;
+    void this.serialize(state.threadId, async () => {
+      const fh = await fsp.open(state.file, FS.O_RDONLY | FS.O_NOFOLLOW | FS.O_NONBLOCK);
+      try {
+        checkThreadFile(state.file, await fh.stat());
+        await fh.utimes(now / 1000, now / 1000);
+      } finally {
+        await fh.close();
+      }
+    }).catch(() => {});
+  }
+
   private remember(state: ThreadState): void {
     this.cache.delete(state.threadId);
     this.cache.set(state.threadId, state);
@@ -260,8 +331,11 @@ export class Ledger {
       throw openError(file, err);
     }
     let buf: Buffer;
+    let mtimeMs: number;
     try {
-      checkThreadFile(file, await fh.stat());
+      const st = await fh.stat();
+      checkThreadFile(file, st);
+      mtimeMs = st.mtimeMs;
       buf = await fh.readFile();
     } finally {
       await fh.close();
@@ -269,6 +343,7 @@ export class Ledger {
     const decoded = decodeRecords(buf);
     if (decoded.corruptAt !== undefined) throw new LedgerCorruptError(file, decoded.corruptAt, decoded.reason ?? 'invalid record');
     const state = new ThreadState(threadId, file, true);
+    state.usedAt = mtimeMs;
     state.size = buf.length;
     state.validBytes = decoded.validBytes;
     decoded.records.forEach((json, i) => {
@@ -336,6 +411,7 @@ export class Ledger {
       await fh.close();
     }
     state.exists = true;
+    state.usedAt = Date.now();
     state.size = state.validBytes + bytes.length;
     state.validBytes = state.size;
   }
@@ -502,7 +578,7 @@ function normalizeEntry(entry: LedgerEntry): LedgerEntry {
 }
 
 /** A record read back: exact shape, this file's thread. Returns the entry or why it is invalid. */
-function parseEntry(json: string, threadId: string): LedgerEntry | string {
+export function parseEntry(json: string, threadId: string): LedgerEntry | string {
   let value: unknown;
   try {
     value = JSON.parse(json);

@@ -48,7 +48,7 @@ export async function hpatchResponses(ex: Exchange, deps: HpatchDeps): Promise<v
   if (!translatable) {
     ex.res.writeHead(up.statusCode, responseHeadersForClient(up.headers));
     ex.res.flushHeaders();
-    await ex.pipe(up.body);
+    await ex.pipe(up.body, up.headers);
     return;
   }
   const body = decodedResponseStream(up.body, up.headers['content-encoding']);
@@ -99,6 +99,7 @@ async function prepare(ex: Exchange, deps: HpatchDeps): Promise<{ prepared: Prep
 async function translateSse(ex: Exchange, deps: HpatchDeps, ctx: RequestContext, status: number, headers: string[], body: Readable): Promise<void> {
   ex.res.writeHead(status, headers);
   ex.res.flushHeaders();
+  ex.streamsWholeEvents();
   const parser = new SseParser();
   const translator = new SseTranslator(ctx, { ledger: deps.ledger, metrics: ex.deps.metrics, log: ex.deps.log });
   // Everything translated from one upstream read goes out in one write (one syscall, one HTTP

@@ -15,5 +15,5 @@ export async function passthrough(ex: Exchange): Promise<void> {
   if (!up) return;
   ex.res.writeHead(up.statusCode, responseHeadersForClient(up.headers));
   ex.res.flushHeaders();
-  await ex.pipe(up.body);
+  await ex.pipe(up.body, up.headers);
 }

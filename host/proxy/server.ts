@@ -7,6 +7,7 @@ import type { Metrics } from '../metrics/metrics.ts';
 import type { ToolRegistry } from '../registry/registry.ts';
 import { Exchange } from './exchange.ts';
 import { hpatchResponses } from './hpatch-exchange.ts';
+import { InFlight, type DrainReport } from './in-flight.ts';
 import { sendJsonError } from './json-error.ts';
 import { passthrough } from './passthrough.ts';
 import type { Logger } from '../log/logger.ts';
@@ -29,15 +30,28 @@ export interface RunningServer {
   /** e.g. http://127.0.0.1:8787 */
   readonly url: string;
   readonly address: AddressInfo;
+  /** Stops at once: every connection is closed, whatever it was doing. */
   close(): Promise<void>;
+  /**
+   * Graceful stop: no new connection or request is accepted, exchanges in flight may finish within
+   * `graceMs`, then the rest are cut (InFlight), then everything is closed.
+   */
+  shutdown(graceMs: number): Promise<DrainReport>;
 }
 
 export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const upstream = new Upstream(cfg.upstream);
-  const deps = { upstream, metrics: cfg.metrics, log: cfg.log, mode: cfg.mode.kind };
+  const inFlight = new InFlight();
+  const deps = { upstream, metrics: cfg.metrics, log: cfg.log, mode: cfg.mode.kind, inFlight };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = req.url ?? '/';
+    if (inFlight.draining) {
+      // A request on a kept-alive connection after shutdown began: refused, and the connection closed.
+      res.shouldKeepAlive = false;
+      sendJsonError(res, 503, 'router_shutting_down', 'the router is shutting down; retry shortly');
+      return;
+    }
     if (url === '/metrics' && req.method === 'GET') {
       const body = cfg.metrics.render();
       res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8', 'content-length': Buffer.byteLength(body) });
@@ -73,15 +87,32 @@ export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // server.close() once only: a second call waits for a 'close' event that may already be past.
+  let listenerClosed: Promise<void> | null = null;
+  const stopListening = (): Promise<void> => (listenerClosed ??= new Promise<void>((resolve) => server.close(() => resolve())));
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> => (closing ??= (async () => {
+    const closed = stopListening();
+    server.closeAllConnections();
+    await closed;
+    await upstream.close();
+  })());
   return {
     url: `http://${host}:${address.port}`,
     address,
-    close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await upstream.close();
+    close,
+    shutdown: async (graceMs: number) => {
+      // Stop listening, drop idle keep-alive connections, and each one that turns idle meanwhile.
+      if (closing) return { inFlight: 0, cut: 0 };
+      void stopListening();
+      server.closeIdleConnections();
+      const idle = setInterval(() => server.closeIdleConnections(), 100);
+      try {
+        return await inFlight.drain(graceMs);
+      } finally {
+        clearInterval(idle);
+        await close();
+      }
     },
   };
 }

@@ -51,7 +51,7 @@ describe('hpatch-router --version and --help', function () {
   it('--version prints package.json\'s version through the launcher, a symlink to it, and every subcommand', () => {
     const link = join(scratch.dir, 'hpatch-router');
     symlinkSync(BIN, link);
-    for (const [cmd, args] of [[BIN, ['--version']], [link, ['--version']], [BIN, ['--mode', 'passthrough', '--version']], [BIN, ['plugins', '--version']], [BIN, ['plugins', 'validate', '--version']], [BIN, ['plugins', 'list', '--version']], [BIN, ['plugins', 'new', '--version']], [BIN, ['doctor', '--version']]] as const) {
+    for (const [cmd, args] of [[BIN, ['--version']], [link, ['--version']], [BIN, ['--mode', 'passthrough', '--version']], [BIN, ['plugins', '--version']], [BIN, ['plugins', 'validate', '--version']], [BIN, ['plugins', 'list', '--version']], [BIN, ['plugins', 'new', '--version']], [BIN, ['doctor', '--version']], [BIN, ['ledger', '--version']], [BIN, ['ledger', 'stats', '--version']]] as const) {
       const r = spawnSync(cmd, args, { encoding: 'utf8', cwd: '/' });
       expect([r.stdout, r.stderr, r.status], `${cmd} ${args.join(' ')}`).to.deep.equal([`hpatch-router ${VERSION}\n`, '', 0]);
     }
