@@ -63,7 +63,11 @@ export interface Job { id: number; pid: number; done: Promise<number>; status?: 
 /** `base`: line offset (eval and trap strings count lines from the line that ran them, like bash). */
 /** `file`: the sourced file the code comes from (its BASH_SOURCE name); unset for the script itself. */
 /** `comsub`: the lines of a `$( )` running (positions `lo`..`hi`), as bash counts them: `base` (the `)`'s line) + the line of the innermost statement in `at` (printer.ts stmtLines). */
-export interface SourceInfo { src: string; lines: number[]; name: string; base?: number; file?: string; comsub?: { lo: number; hi: number; base: number; at: Array<[number, number]> } }
+export interface SourceInfo {
+  src: string; lines: number[]; name: string; base?: number; file?: string; comsub?: { lo: number; hi: number; base: number; at: Array<[number, number]> };
+  /** From each offset on, line numbers move by this much (see `discardShift`), in order. */
+  shifts?: Array<[number, number]>;
+}
 
 let jobSeq = 0;
 /** Scopes of prefix assignments (`x=1 cmd`); `local` skips them to reach the function's scope. */
@@ -853,7 +857,32 @@ export class Shell {
     const l = this.source.lines;
     let lo = 0, hi = l.length - 1;
     while (lo < hi) { const m = (lo + hi + 1) >> 1; if (l[m]! <= pos) lo = m; else hi = m - 1; }
-    return lo + 1 + (this.source.base ?? 0);
+    let shift = 0;
+    for (const [at, d] of this.source.shifts ?? []) { if (at > pos) break; shift += d; }
+    return lo + 1 + (this.source.base ?? 0) + shift;
+  }
+
+  /**
+   * A run-time error abandoned the top-level compound command `s` (of a script, -c string,
+   * sourced file or eval string): bash jumps
+   * out of it with the line number of the failing command still set, and its parser, which had
+   * read on to the command's last line, counts the following lines from there. So every later
+   * line number of the file is off by as much (bash 5.2 does this; a function call or a
+   * subshell in between puts its line back first).
+   */
+  private discardShift(s: Stmt): void {
+    if (!s.Cmd || !['Block', 'IfClause', 'WhileClause', 'ForClause', 'CaseClause'].includes(s.Cmd.type)) return;
+    let end = 0;
+    const walk = (n: unknown): void => {
+      if (Array.isArray(n)) { for (const x of n) walk(x); return; }
+      if (!n || typeof n !== 'object') return;
+      for (const [k, v] of Object.entries(n)) {
+        if (typeof v === 'number') { if (k !== 'Op' && k !== 'Names' && v > end) end = v; } else if (v && typeof v === 'object') walk(v);
+      }
+    };
+    walk(s);
+    const d = this.lineOf(this.curPos) - this.lineOf(end);
+    if (d < 0 && this.curPos >= s.Position) (this.source.shifts ??= []).push([end + 1, d]);
   }
 
   setSource(src: string, name: string, file = this.source.file): void {
@@ -1085,6 +1114,7 @@ export class Shell {
       } catch (e) {
         if (!(e instanceof DiscardSignal) || (e.hard && !scriptFile)) throw e;
         st = this.status = e.status;
+        this.discardShift(s);
         while (i + 1 < list.length && this.sameLine(list[i]!, list[i + 1]!)) i++;
       }
       // (`set -v` on this line: bash had read the line already, it prints from the next one on)
