@@ -871,7 +871,13 @@ export class Shell {
    * subshell in between puts its line back first).
    */
   private discardShift(s: Stmt): void {
-    if (!s.Cmd || !['Block', 'IfClause', 'WhileClause', 'ForClause', 'CaseClause'].includes(s.Cmd.type)) return;
+    const r = this.discardDelta(s);
+    if (r) (this.source.shifts ??= []).push([r.end + 1, r.d]);
+  }
+
+  /** discardShift's shift (negative) and the offset where `s` ends, or undefined. */
+  private discardDelta(s: Stmt): { end: number; d: number } | undefined {
+    if (!s.Cmd || !['Block', 'IfClause', 'WhileClause', 'ForClause', 'CaseClause'].includes(s.Cmd.type)) return undefined;
     let end = 0;
     const walk = (n: unknown): void => {
       if (Array.isArray(n)) { for (const x of n) walk(x); return; }
@@ -882,7 +888,7 @@ export class Shell {
     };
     walk(s);
     const d = this.lineOf(this.curPos) - this.lineOf(end);
-    if (d < 0 && this.curPos >= s.Position) (this.source.shifts ??= []).push([end + 1, d]);
+    return d < 0 && this.curPos >= s.Position ? { end, d } : undefined;
   }
 
   setSource(src: string, name: string, file = this.source.file): void {
@@ -1209,6 +1215,7 @@ export class Shell {
     const base = orig.base ?? 0;
     const rd = new AliasReader(orig.src, start, (n) => (this.shopt.has('expand_aliases') ? this.aliases.get(n) : undefined));
     let line = this.lineOf(start) - base;
+    let shift = 0;
     // set -v: bash echoes the source lines as it reads them, before alias expansion
     let echoed = start;
     if (deferred) deferred.error = undefined;
@@ -1233,7 +1240,7 @@ export class Shell {
         }
         if (!parsed) break;
         this.setSource(parsed.src, orig.name);
-        if (orig.base !== undefined) this.source.base = orig.base;
+        if (orig.base !== undefined || shift !== 0) this.source.base = base + shift;
         const list = parsed.file.Stmts;
         for (let i = 0; i < list.length; i++) {
           try {
@@ -1241,6 +1248,8 @@ export class Shell {
           } catch (e) {
             if (!(e instanceof DiscardSignal) || (e.hard && !scriptFile)) throw e;
             st = this.status = e.status;
+            // (the chunks that follow count their lines from the failing command's, see discardShift)
+            shift += this.discardDelta(list[i]!)?.d ?? 0;
             break;
           }
         }
