@@ -1797,6 +1797,8 @@ def(['exec'], async (sh, args) => {
     await sh.err(`${found.path}: Success`);
     throw new ExitSignal(126);
   }
+  // (the command replaces the shell: no EXIT trap runs after it, in a subshell neither)
+  if (script !== 'binary') sh.traps.delete('EXIT');
   if (script && scriptRunner) throw new ExitSignal(await scriptRunner(sh, script, [found.path!, ...rest.slice(1)]));
   const st = await runExternal(sh, found.path!, rest);
   throw new ExitSignal(st);
