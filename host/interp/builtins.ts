@@ -1798,7 +1798,7 @@ def(['exec'], async (sh, args) => {
     throw new ExitSignal(126);
   }
   // (the command replaces the shell: no EXIT trap runs after it, in a subshell neither)
-  if (script !== 'binary') sh.traps.delete('EXIT');
+  sh.traps.delete('EXIT');
   if (script && scriptRunner) throw new ExitSignal(await scriptRunner(sh, script, [found.path!, ...rest.slice(1)]));
   const st = await runExternal(sh, found.path!, rest);
   throw new ExitSignal(st);
