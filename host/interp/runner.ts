@@ -9,7 +9,7 @@ import {
   type CoprocClause, type ExtGlob, type ParamExp, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
 } from './ast.ts';
 import { Arith, ArithError, hardArith } from './arith.ts';
-import { Expander, ansicQuote, assocKeyNeedsQuotes, braceExpand, needsAnsiC, scalarValue, shellQuote } from './expand.ts';
+import { Expander, ansiC, ansicQuote, assocKeyNeedsQuotes, braceExpand, needsAnsiC, scalarValue, shellQuote } from './expand.ts';
 import { charUnits, hasHighBytes, hasUtf8Codeset, isUtf8LocaleName, localeExists, localeFallbacks, mapCharCase } from './utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { FdTable, OsFd, drainHeld, isSigPipe, makeFifoPath, makePipe, openFile, openPath, readAll, readPath, tryWriteSync, writeAll } from './io.ts';
@@ -3230,7 +3230,16 @@ function arithRange(src: string, e: ArithmExpr): [number, number] | undefined {
 function arrayLiteralSource(src: string, a: ArrayExpr): string | undefined {
   const parts: string[] = [];
   for (const e of a.Elems) {
-    const w = e.Value ? wordSource(src, e.Value) : '';
+    let w = e.Value ? wordSource(src, e.Value) : '';
+    // ($'…' is decoded when bash reads it: it shows the text single-quoted)
+    const r = e.Value && w !== undefined ? wordRange(e.Value) : undefined;
+    if (r) {
+      for (let i = e.Value!.Parts.length - 1; i >= 0; i--) {
+        const p = e.Value!.Parts[i]!;
+        if (p.type !== 'SglQuoted' || !p.Dollar || src[p.Left] !== '$' || p.Left < r[0] || p.Right >= r[1]) continue;
+        w = w!.slice(0, p.Left - r[0]) + singleQuote(ansiC(p.Value, false)) + w!.slice(p.Right + 1 - r[0]);
+      }
+    }
     if (w === undefined) return undefined;
     if (e.Index) { const i = arithSource(src, e.Index); if (i === undefined) return undefined; parts.push(`[${i}]=${w}`); } else parts.push(w);
   }
