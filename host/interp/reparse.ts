@@ -258,7 +258,7 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean): Pa
   const cond = inCond(src, off, e.text);
   const error: DeferredParseError = { line: e.line, message: bashMessage(src, e, off, cond), cond, err: e };
   // bash counts the end of file as one more line (a missing final newline is added)
-  if (error.message.endsWith('unexpected end of file') || (error.message.endsWith("matching `)'") && /^\$\((?!\()/.test(src.slice(off)))) error.line = (src.endsWith('\n') ? src : src + '\n').split('\n').length;
+  if (error.message.endsWith('unexpected end of file') || (error.message.endsWith("matching `)'") && /^(?:\$\((?!\()|[<>]\()/.test(src.slice(off)))) error.line = (src.endsWith('\n') ? src : src + '\n').split('\n').length;
   // `[[ -z ]]`: the operator took `]]` as its operand; bash reports it on that line
   const atEof = /^reached EOF without matching \[\[/.test(e.text);
   if (cond && (atEof || (/^\s*$/.test(src.slice(src.lastIndexOf('\n', off - 1) + 1, off)) && /^not a valid test operator|must be followed by a word/.test(e.text)))) {
@@ -293,7 +293,7 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean): Pa
   if (error.message === "unexpected EOF while looking for matching `)'" && src[off] === '(' && /[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]\n]*\])?\+?=$/.test(src.slice(Math.max(0, off - 200), off))) error.status = 1;
   if (!cond && error.message.startsWith('syntax error near')) error.context = lineText(src, error.line);
   if (inCommandSubst(src, off)) error.inCommandSubst = true;
-  if (error.message.startsWith('unexpected EOF while looking for matching') && !/^\$\((?!\()/.test(src.slice(off))) error.matchedPair = true;
+  if (error.message.startsWith('unexpected EOF while looking for matching') && !/^(?:\$\((?!\()|[<>]\()/.test(src.slice(off))) error.matchedPair = true;
   // Bash-only syntax in POSIX mode is a syntax error at that command, worded as sh (dash) words
   // it: `NAME: LINE: Syntax error: "(" unexpected`, the token where the Bash syntax starts.
   if (posix && /\bbash(\/mksh)? feature$/.test(e.text)) {
@@ -479,11 +479,12 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
   }
   // what bash's parse_matched_pair reports at the end of input (`$(` is read by its command parser, to the end)
   if ((m = /^reached EOF without closing quote (\S)$/.exec(t))) return `unexpected EOF while looking for matching \`${m[1]}'`;
-  if (/^reached EOF without matching \( with \)$/.test(t) && (/^(?:\$\(\(|\$\(|\(\(|[a-zA-Z_][a-zA-Z0-9_]*(?:\[[^\]]*\])?\+?=\()/.test(src.slice(off)) || (src[off] === '(' && /[a-zA-Z_][a-zA-Z0-9_]*(?:\[[^\]\n]*\])?\+?=$/.test(src.slice(Math.max(0, off - 200), off))))) return "unexpected EOF while looking for matching `)'";
+  if (/^reached EOF without matching (?:<|>)?\( with \)$/.test(t) && (/^(?:\$\(\(|\$\(|[<>]\(|\(\(|[a-zA-Z_][a-zA-Z0-9_]*(?:\[[^\]]*\])?\+?=\()/.test(src.slice(off)) || (src[off] === '(' && /[a-zA-Z_][a-zA-Z0-9_]*(?:\[[^\]\n]*\])?\+?=$/.test(src.slice(Math.max(0, off - 200), off))))) return "unexpected EOF while looking for matching `)'";
   if (/^\(\( must be followed by an expression$/.test(t) && /^\(\(\s*$/.test(src.slice(off))) return "unexpected EOF while looking for matching `)'";
   if (/^"\$\{ stmts;\}" is a mksh feature$|^not a valid parameter expansion operator: Newl|^parameter expansion requires a literal|^reached EOF without matching \$\{ with \}$/.test(t) && !src.slice(off).includes('}') && /\$\{[^}]*$/.test(src.slice(Math.max(0, off - 100), off + 2))) return "unexpected EOF while looking for matching `}'";
   if (/^reached EOF without/.test(t) || e.incomplete) return 'syntax error: unexpected end of file';
-  const tok = /^(;;|[;&|()<>]+|[^\s;&|()<>]+)/.exec(src.slice(off))?.[1];
+  // (one of bash's tokens: its operators, else a word)
+  const tok = /^(;;&|;;|;&|&&|\|\||\|&|&>>|&>|<<<|<<-|<<|>>|<&|>&|<>|>\||[;&|()<>]|[^\s;&|()<>]+)/.exec(src.slice(off))?.[1];
   return tok ? `syntax error near unexpected token \`${tok}'` : 'syntax error';
 }
 
