@@ -1659,12 +1659,21 @@ export class Shell {
   async declClause(c: DeclClause): Promise<number> {
     let variant = c.Variant.Value;
     if (variant === 'nameref') variant = 'declare';
-    const replay = this.replayDecl;
-    if (replay !== undefined) {
-      this.replayDecl = undefined;
-      if (replay.c === c) { this.lastArg = declLastArg(variant, replay.items); return declare(this, variant, replay.items); }
+    try {
+      const replay = this.replayDecl;
+      if (replay !== undefined) {
+        this.replayDecl = undefined;
+        if (replay.c === c) { this.lastArg = declLastArg(variant, replay.items); return await declare(this, variant, replay.items); }
+      }
+      return await declClause(this, c.Variant.Value === 'nameref' ? 'declare' : variant, c.Variant.Value === 'nameref' ? [{ type: 'Assign', Append: false, Naked: true, Name: null, Index: null, Value: { type: 'Word', Parts: [{ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: '-n' }] }, Array: null }, ...c.Args] : c.Args);
+    } catch (e: any) {
+      // (`declare -p >&-`: a write error, reported as callArgs reports a builtin's)
+      if (e && typeof e.code === 'string' && (e.code === 'EBADF' || e.code === 'EIO' || e.code === 'ENOSPC')) {
+        await this.err(`${variant}: write error: ${errnoMsg(e)}`);
+        return 1;
+      }
+      throw e;
     }
-    return declClause(this, c.Variant.Value === 'nameref' ? 'declare' : variant, c.Variant.Value === 'nameref' ? [{ type: 'Assign', Append: false, Naked: true, Name: null, Index: null, Value: { type: 'Word', Parts: [{ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: '-n' }] }, Array: null }, ...c.Args] : c.Args);
   }
 
   private async stmtInner(st: Stmt): Promise<number> {
