@@ -1703,8 +1703,11 @@ export class Shell {
     let ran = false;
     const inRedir = st.Redirs.some(redirectsStdin);
     if (inRedir) this.stdinRedirected++;
+    // (a declaration is a simple command too: its xtrace line goes to the stderr before its redirections)
+    const traced = st.Cmd.type === 'DeclClause' && this.opts.xtrace && this.traceStderr === undefined;
+    if (traced) this.traceStderr = this.fds.get(2);
     let r: number;
-    try { r = await this.withRedirs(st.Redirs, () => { ran = true; return this.cmd(st.Cmd!); }); } finally { if (inRedir) this.stdinRedirected--; }
+    try { r = await this.withRedirs(st.Redirs, () => { ran = true; return this.cmd(st.Cmd!); }); } finally { if (inRedir) this.stdinRedirected--; if (traced) this.traceStderr = undefined; }
     if (!ran && r !== 0) this.redirFailed = st; // a compound command's failed redirection: set -e/ERR apply
     return r;
   }
@@ -2845,8 +2848,11 @@ export class Shell {
     let ps4 = this.getVar('PS4') ?? '+ ';
     if (/[$`\\]/.test(ps4)) ps4 = await this.ex.promptString(ps4);
     const prefix = ps4 ? ps4[0]!.repeat(Math.max(0, this.traceLevel - 1)) + ps4 : '';
+    if (this.traceStderr) { await writeAll(this.traceStderr, `${prefix}${line}\n`); return; }
     await this.writeFd(2, `${prefix}${line}\n`);
   }
+  /** A declaration's stderr before its own redirections: bash traces it before it applies them. */
+  private traceStderr: OsFd | undefined;
 
   /** Dispatch after expansion: function, builtin, private command, external. */
   async callArgs(args: string[], temp?: Map<string, Var>, opts: { noFunc?: boolean } = {}): Promise<number> {
