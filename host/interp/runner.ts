@@ -2848,7 +2848,9 @@ export class Shell {
     let ps4 = this.getVar('PS4') ?? '+ ';
     if (/[$`\\]/.test(ps4)) ps4 = await this.ex.promptString(ps4);
     const prefix = ps4 ? ps4[0]!.repeat(Math.max(0, this.traceLevel - 1)) + ps4 : '';
-    if (this.traceStderr) { await writeAll(this.traceStderr, `${prefix}${line}\n`); return; }
+    // (only the command's own line: what the builtin traces as it assigns comes after the redirections)
+    const pre = this.traceStderr;
+    if (pre) { this.traceStderr = undefined; await writeAll(pre, `${prefix}${line}\n`); return; }
     await this.writeFd(2, `${prefix}${line}\n`);
   }
   /** A declaration's stderr before its own redirections: bash traces it before it applies them. */
