@@ -556,7 +556,21 @@ export class Shell {
     return this.getVar('LC_ALL') || this.getVar('LC_CTYPE') || this.getVar('LANG') || '';
   }
 
-  lastArg = '';
+  /**
+   * `$_`, set here as a command starts (bash sets it as the command ends: `prevLastArg` is what
+   * bash's `_` still holds meanwhile). A `_` from the environment stays exported through the
+   * first command, as bash's does until it sets `_` after it.
+   */
+  get lastArg(): string { return this.lastArgValue; }
+  set lastArg(v: string) {
+    this.prevLastArg = this.lastArgValue;
+    this.lastArgValue = v;
+    if (this.envUnderscore > 0 && --this.envUnderscore === 0 && this.scopes[0]!.get('_')?.exported) this.scopes[0]!.delete('_');
+  }
+  private lastArgValue = '';
+  prevLastArg = '';
+  /** `_` came from the environment: the sets of `$_` left before it goes (see lastArg). */
+  envUnderscore = 0;
   /** bash's $RANDOM generator state (undefined: not seeded yet; a subshell reseeds). */
   rseed: number | undefined;
   lastRandom = 0;
@@ -780,6 +794,7 @@ export class Shell {
       const a = this.callStack(name)!;
       return a.length || name !== 'FUNCNAME' ? `declare -a ${name}=(${a.map((x, i) => `[${i}]=${dq(x)}`).join(' ')})` : `declare -a ${name}`;
     }
+    if (!v && name === '_') return `declare -- _=${dq(this.prevLastArg)}`;
     if (!v && DYNAMIC_VARS.has(name) && !this.lostSpecial?.has(name)) {
       // (bash runs the variable's function: RANDOM moves on)
       return `declare ${INTEGER_DYNAMIC.has(name) ? '-i' : '--'} ${name}=${dq(this.specialOrVar(name) ?? '')}`;
@@ -958,7 +973,7 @@ export class Shell {
     s.lastBgPid = this.lastBgPid; s.funcDepth = this.funcDepth; s.loopDepth = 0; s.subshell = this.subshell + 1;
     s.bashpid = virtualPid(); s.jobKill = this.jobKill; s.dirStack = this.dirStack.slice(); s.history = this.history.slice(); s.historyAppended = this.historyAppended; s.source = this.source; s.curPos = this.curPos;
     s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.stdinRedirected = this.stdinRedirected; s.funcLines = this.funcLines.slice(); s.funcFiles = this.funcFiles.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.parseUtf8 = this.parseUtf8; s.localeTried = this.localeTried && new Set(this.localeTried); s.seconds = this.seconds; s.lostSpecial = this.lostSpecial && new Set(this.lostSpecial); s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
-    s.lastArg = this.lastArg;
+    s.lastArgValue = this.lastArgValue; s.prevLastArg = this.prevLastArg; s.envUnderscore = this.envUnderscore;
     s.noErrexit = this.noErrexit; s.cMode = this.cMode; s.traceLevel = this.traceLevel; s.quietSignals = this.quietSignals;
     s.fds = this.fds.clone();
     if (this.umask < 0) try { this.umask = process.umask(); } catch { /* worker thread */ }
