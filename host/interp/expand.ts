@@ -919,7 +919,8 @@ export class Expander {
       }
     } else this.nounsetCheck(name, indexWord, isSet, pe.Short);
 
-    if (pe.Slice) {
+    // (of an unset parameter there is no substring: bash does not evaluate the offset and length)
+    if (pe.Slice && (isSet || name === '@' || name === '*')) {
       let off = 0, len: number | undefined;
       try {
         off = pe.Slice.Offset ? Number(await sh.arithAst(pe.Slice.Offset)) : 0;
@@ -1378,7 +1379,7 @@ export class Expander {
       return { vals: [String(this.strLength(vals[0]!))], list: false, star: false };
     }
     this.nounsetCheck(name, indexWord, isSet, pe.Short);
-    if (pe.Slice) {
+    if (pe.Slice && (isSet || name === '@' || name === '*')) {
       let off = 0, len: number | undefined;
       try {
         off = pe.Slice.Offset ? Number(sh.arithSync(pe.Slice.Offset)) : 0;
