@@ -2909,6 +2909,13 @@ export class Shell {
    * set when it ends, else the rest through a promise (finishFunc).
    */
   callFunc(name: string, body: Stmt, args: string[]): number | Promise<number> {
+    if (this.funcDepth > 0) {
+      // FUNCNEST: bash refuses a call that nests deeper and abandons the top-level command
+      const max = this.getVar('FUNCNEST');
+      if (max !== undefined && /^\s*\d+\s*$/.test(max) && Number(max) > 0 && this.funcDepth >= Number(max)) {
+        throw new DiscardError(`${name}: maximum function nesting level exceeded (${Number(max)})`);
+      }
+    }
     const f = this.enterFunc(name, body, args);
     let r: number | Promise<number> | undefined;
     // Each level of recursion without a promise costs a few dozen JavaScript frames: past
