@@ -3,6 +3,7 @@
 // values or `let` strings (evalArithString). Both share the evaluator over ANode.
 import { Tok, type ArithmExpr, type BinaryArithm, type ParamExp, type UnaryArithm, type Word, type WordPart } from './ast.ts';
 import { rawArith } from './reparse.ts';
+import { wordRange } from './runner.ts';
 import { isName } from './names.ts';
 
 /** Runs `f`, marking an arithmetic error it throws as hard (see ArithError.hard). */
@@ -653,10 +654,16 @@ function sglQuoted(e: Word, s: string): string {
   return `'${s}'`;
 }
 
-/** A bad number written as such in the source: bash shows the expression up to its end. */
+/**
+ * A bad number written as such in the source, or that a word expanded to: bash shows the
+ * expression (expanded) up to its end.
+ */
 function badNumberAt(err: unknown, e: Word): unknown {
   const p = e.Parts.length === 1 ? e.Parts[0]! : undefined;
-  if (err instanceof ArithError && err.badNumber && err.srcEnd === undefined && p?.type === 'Lit') { err.numberText = err.expr; err.expr = ''; err.srcEnd = p.ValueEnd; }
+  if (err instanceof ArithError && err.badNumber && err.srcEnd === undefined) {
+    const end = p?.type === 'Lit' ? p.ValueEnd : wordRange(e)?.[1];
+    if (end !== undefined) { err.numberText = err.expr; err.expr = ''; err.srcEnd = end; }
+  }
   return err;
 }
 

@@ -1711,7 +1711,8 @@ def(['source', '.'], async (sh, args) => {
   let src: string;
   try {
     if (file === '') throw Object.assign(new Error(), { code: 'ENOENT' });
-    src = (await readPath(Buffer.from(p, 'latin1'))).toString('latin1');
+    // (`/dev/stdin`, `/dev/fd/N`: the shell's own fds, a here-document or pipe)
+    src = (await readPath(sh.openBuf(p))).toString('latin1');
   } catch (e) {
     await ((e as NodeJS.ErrnoException).code === 'EISDIR' ? errOut(sh, args[0]!, `${file}: is a directory`) : errOut(sh, file, errnoMsg(e)));
     await sh.returnTrap(); // bash runs the RETURN trap even when the file cannot be read
@@ -1797,6 +1798,8 @@ def(['exec'], async (sh, args) => {
     await sh.err(`${found.path}: Success`);
     throw new ExitSignal(126);
   }
+  // (the command replaces the shell: no EXIT trap runs after it, in a subshell neither)
+  sh.traps.delete('EXIT');
   if (script && scriptRunner) throw new ExitSignal(await scriptRunner(sh, script, [found.path!, ...rest.slice(1)]));
   const st = await runExternal(sh, found.path!, rest);
   throw new ExitSignal(st);

@@ -126,6 +126,7 @@ export function newShell(o: RunOptions = {}): Shell {
   sh.arg0 = o.name ?? 'bash';
   // bash starts with $_ from the environment, else its own argv[0]
   sh.lastArg = g.get('_')?.str ?? 'bash';
+  sh.envUnderscore = g.has('_') ? 2 : 0;
   sh.errName = sh.arg0;
   sh.params = o.params ?? [];
   sh.procGroups = o.procGroups ?? !(safeTty(0) || safeTty(1) || safeTty(2));

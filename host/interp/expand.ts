@@ -983,6 +983,14 @@ export class Expander {
       if (at && sh.getVarRaw(at[1]!) !== undefined) throw new ShellError(`${text}: bad substitution`, 127, true);
       // (of an unset variable there is nothing to transform: bash expands it to nothing)
       if (at) return { vals: [''], list: false, star: false, isSet: false };
+      // (`${!ref@…}` transforms the variable ref names, the same way)
+      const ind = /^\$\{!([A-Za-z_][A-Za-z0-9_]*)@/.exec(text);
+      if (ind) {
+        const target = sh.getVar(ind[1]!);
+        if (target === undefined) throw new DiscardError(`${ind[1]}: invalid indirect expansion`);
+        if (sh.getVar(target) !== undefined) throw new ShellError(`${text}: bad substitution`, 127, true);
+        return { vals: [''], list: false, star: false, isSet: false };
+      }
       throw new DiscardError(`${text}: bad substitution`);
     }
     if (indexWord === undefined) {

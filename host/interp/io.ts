@@ -402,6 +402,8 @@ function threaded<T>(fn: (cb: (e: NodeJS.ErrnoException | null, v: T) => void) =
 
 export async function writeAll(f: OsFd | undefined, data: Buffer | string): Promise<void> {
   if (holding.size !== 0) { const d = drainHeld([f]); if (d !== undefined) await d; }
+  // (nothing to write is no write: `echo -n >&-` succeeds, as bash's)
+  if (data.length === 0) return;
   if (!f) throw Object.assign(new Error('Bad file descriptor'), { code: 'EBADF' });
   const buf = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
   const fd = f.nb ?? f.fd;

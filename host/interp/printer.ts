@@ -1,6 +1,6 @@
 // Prints function definitions the way bash does (`type f`, `declare -f f`), from the AST and
 // the source text of words.
-import { Tok, type Command, type Redirect, type Stmt, type Word } from './ast.ts';
+import { Tok, type Command, type Redirect, type Stmt, type TestExpr, type Word } from './ast.ts';
 import { wordRange } from './runner.ts';
 import { ansiC } from './expand.ts';
 
@@ -14,22 +14,62 @@ class Printer {
   oneLine = false;
   constructor(readonly src: string) {}
 
-  word(w: Word | null): string {
+  /** `reprint`: `$( )` and `<( )` as bash 5.2 prints them again from their parse (not in here-document bodies). */
+  word(w: Word | null, reprint = true): string {
     if (!w) return '';
     const r = wordRange(w);
     if (r) {
-      // ($'…' is decoded when bash reads it: it prints the text single-quoted)
-      let text = this.src.slice(r[0], r[1]);
-      for (let i = w.Parts.length - 1; i >= 0; i--) {
-        const p = w.Parts[i]!;
+      // edits of the source text, in source offsets
+      const edits: Array<[number, number, string]> = [];
+      for (const p of w.Parts) {
         // ($"…" prints as "…")
-        if (p.type === 'DblQuoted' && p.Dollar && p.Left >= r[0] && this.src[p.Left] === '$') { text = text.slice(0, p.Left - r[0]) + text.slice(p.Left + 1 - r[0]); continue; }
+        if (p.type === 'DblQuoted' && p.Dollar && p.Left >= r[0] && this.src[p.Left] === '$') { edits.push([p.Left, p.Left + 1, '']); continue; }
+        // ($'…' is decoded when bash reads it: it prints the text single-quoted)
         if (p.type !== 'SglQuoted' || !p.Dollar || p.Left < r[0] || p.Right >= r[1] || this.src[p.Left] !== '$') continue;
-        text = text.slice(0, p.Left - r[0]) + "'" + ansiC(p.Value, false).replace(/'/g, "'\\''") + "'" + text.slice(p.Right + 1 - r[0]);
+        edits.push([p.Left, p.Right + 1, "'" + ansiC(p.Value, false).replace(/'/g, "'\\''") + "'"]);
+      }
+      if (reprint) this.substEdits(w.Parts, edits);
+      let text = this.src.slice(r[0], r[1]);
+      for (const [lo, hi, t] of edits.sort((a, b) => b[0] - a[0])) {
+        if (lo >= r[0] && hi <= r[1]) text = text.slice(0, lo - r[0]) + t + text.slice(hi - r[0]);
       }
       return text;
     }
     return w.Parts.map((p) => (p.type === 'Lit' ? p.Value : '')).join('');
+  }
+
+  /** Edits that print each `$( )`/`<( )`/`>( )` in `node` (not backquotes) from its statements. */
+  private substEdits(node: unknown, edits: Array<[number, number, string]>): void {
+    if (Array.isArray(node)) { for (const x of node) this.substEdits(x, edits); return; }
+    if (!node || typeof node !== 'object') return;
+    const n = node as { type?: string } & Record<string, unknown>;
+    if (n.type === 'CmdSubst') {
+      const c = n as unknown as import('./ast.ts').CmdSubst;
+      if (!c.Backquotes && this.src.startsWith('$(', c.Left) && this.src[c.Right] === ')') edits.push([c.Left, c.Right + 1, `$(${this.comsub(c.Stmts)})`]);
+      return;
+    }
+    if (n.type === 'ProcSubst') {
+      const c = n as unknown as import('./ast.ts').ProcSubst;
+      const op = this.src.slice(c.OpPos, c.OpPos + 2);
+      if ((op === '<(' || op === '>(') && this.src[c.Rparen] === ')') edits.push([c.OpPos, c.Rparen + 1, `${op}${this.comsub(c.Stmts)})`]);
+      return;
+    }
+    for (const k in n) if (k !== 'type') this.substEdits(n[k], edits);
+  }
+
+  /** A command substitution's list as bash's print_comsub lays it out: `;`-joined on a line, newlines kept, compound commands as in functions. */
+  private comsub(stmts: Stmt[]): string {
+    const p = new Printer(this.src);
+    p.oneLine = true;
+    let text = '';
+    stmts.forEach((s, i) => {
+      text += p.stmt(s, '');
+      const hd = p.flushHeredocs();
+      text += hd;
+      if (i < stmts.length - 1 && !hd) text += s.Background ? ' ' : s.Semicolon ? '; ' : '\n';
+    });
+    // (a leading `(` is set apart, or it would read as `$((`)
+    return text.startsWith('(') ? ' ' + text : text;
   }
 
   redir(r: Redirect): string {
@@ -41,7 +81,7 @@ class Printer {
     const op = ops[r.Op] ?? '>';
     if (r.Op === Tok.hdoc || r.Op === Tok.dashHdoc) {
       const delim = this.word(r.Word);
-      let body = r.Hdoc ? (wordRange(r.Hdoc) ? this.word(r.Hdoc) : r.Hdoc.Parts.map((p) => (p.type === 'Lit' ? p.Value : '')).join('')) : '';
+      let body = r.Hdoc ? (wordRange(r.Hdoc) ? this.word(r.Hdoc, false) : r.Hdoc.Parts.map((p) => (p.type === 'Lit' ? p.Value : '')).join('')) : '';
       if (r.Op === Tok.dashHdoc) body = body.replace(/^\t+/gm, ''); // (bash stores `<<-` bodies without their tabs)
       const d = delim.replace(/['"\\]/g, '');
       let b = body;
@@ -167,7 +207,7 @@ class Printer {
    * A `[[ ]]` expression as bash's print_cond_node prints it: words as written, one blank around
    * operators, `( … )` spaced, and a lone word as the `-n WORD` test bash's parser made of it.
    */
-  cond(e: import('./ast.ts').TestExpr): string {
+  cond(e: TestExpr): string {
     switch (e.type) {
       case 'Word': return `-n ${this.word(e)}`;
       case 'ParenTest': return `( ${this.cond(e.X)} )`;
@@ -182,7 +222,7 @@ class Printer {
       }
       case 'BinaryTest': {
         const op = /^(&&|\|\||==|=~|!=|=|<|>|-[A-Za-z]+)/.exec(this.src.slice(e.OpPos))?.[0] ?? '==';
-        const side = (x: import('./ast.ts').TestExpr): string => (op !== '&&' && op !== '||' && x.type === 'Word' ? this.word(x) : this.cond(x));
+        const side = (x: TestExpr): string => (op !== '&&' && op !== '||' && x.type === 'Word' ? this.word(x) : this.cond(x));
         return `${side(e.X)} ${op} ${side(e.Y)}`;
       }
     }

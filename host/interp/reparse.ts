@@ -272,12 +272,16 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean): Pa
   const cond = inCond(src, off, e.text);
   const error: DeferredParseError = { line: e.line, message: bashMessage(src, e, off, cond), cond, err: e };
   // bash counts the end of file as one more line (a missing final newline is added)
-  if (error.message.endsWith('unexpected end of file') || (error.message.endsWith("matching `)'") && /^\$\((?!\()/.test(src.slice(off)))) error.line = (src.endsWith('\n') ? src : src + '\n').split('\n').length;
+  if (error.message.endsWith('unexpected end of file') || (error.message.endsWith("matching `)'") && /^(?:\$\((?!\()|[<>]\()/.test(src.slice(off)))) error.line = (src.endsWith('\n') ? src : src + '\n').split('\n').length;
   // `[[ -z ]]`: the operator took `]]` as its operand; bash reports it on that line
   const atEof = /^reached EOF without matching \[\[/.test(e.text);
   if (cond && (atEof || (/^\s*$/.test(src.slice(src.lastIndexOf('\n', off - 1) + 1, off)) && /^not a valid test operator|must be followed by a word/.test(e.text)))) {
     const upto = (atEof ? src : src.slice(0, src.lastIndexOf('\n', off - 1))).replace(/\s+$/, '');
-    if (/(^|\s)-[a-zA-Z]+\s+\]\]$/.test(upto)) {
+    if (/(?:^|[^!\s])\s+(?:==?|!=|=~|<|>|-(?:eq|ne|lt|le|gt|ge|nt|ot|ef))\s+\]\]$/.test(upto)) {
+      // (`[[ a == ]]`: the same for a binary operator)
+      error.line = upto.split('\n').length;
+      error.message = "unexpected argument `]]' to conditional binary operator";
+    } else if (/(^|\s)-[a-zA-Z]+\s+\]\]$/.test(upto)) {
       error.line = upto.split('\n').length;
       error.message = "unexpected argument `]]' to conditional unary operator";
     }
@@ -296,9 +300,14 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean): Pa
   // (`case WORD` NEWLINE `TOKEN`: bash reports the token's line)
   const caseIn = /^"case .*" must be followed by "in"$/.test(e.text) ? /^case[ \t]+\S+[ \t]*\n\s*/.exec(src.slice(off)) : null;
   if (caseIn && error.message.startsWith('syntax error near')) error.line = src.slice(0, off + caseIn[0].length).split('\n').length;
+  // (an unclosed `$((`: bash reports the line it starts on)
+  const dp = cond ? -1 : unclosedDparen(src, off);
+  if (dp >= 0) { error.message = "unexpected EOF while looking for matching `)'"; error.line = src.slice(0, dp).split('\n').length; }
+  // (`x=(1 2` left open: bash's compound assignment reader reports its first line, and the status is 1)
+  if (error.message === "unexpected EOF while looking for matching `)'" && src[off] === '(' && /[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]\n]*\])?\+?=$/.test(src.slice(Math.max(0, off - 200), off))) error.status = 1;
   if (!cond && error.message.startsWith('syntax error near')) error.context = lineText(src, error.line);
   if (inCommandSubst(src, off)) error.inCommandSubst = true;
-  if (error.message.startsWith('unexpected EOF while looking for matching') && !/^\$\((?!\()/.test(src.slice(off))) error.matchedPair = true;
+  if (error.message.startsWith('unexpected EOF while looking for matching') && !/^(?:\$\((?!\()|[<>]\()/.test(src.slice(off))) error.matchedPair = true;
   // Bash-only syntax in POSIX mode is a syntax error at that command, worded as sh (dash) words
   // it: `NAME: LINE: Syntax error: "(" unexpected`, the token where the Bash syntax starts.
   if (posix && /\bbash(\/mksh)? feature$/.test(e.text)) {
@@ -414,6 +423,18 @@ function condTerm(src: string, off: number): { complete: boolean; newline: boole
   return { complete, newline: src.slice(end, off).includes('\n'), end };
 }
 
+/**
+ * Offset of a `$((` before `off` whose parentheses stay open to the end of the input (bash's
+ * parse_matched_pair reads to the end for it), or -1.
+ */
+function unclosedDparen(src: string, off: number): number {
+  for (let d = src.lastIndexOf('$((', off), tries = 0; d >= 0 && tries < 8; d = d > 0 ? src.lastIndexOf('$((', d - 1) : -1, tries++) {
+    const c1 = firstUnbalanced(src, d + 3);
+    if (c1 < 0 || firstUnbalanced(src, c1) < 0) return d;
+  }
+  return -1;
+}
+
 function bashMessage(src: string, e: ParseError, off: number, cond: boolean): string {
   const t = e.text;
   if (cond) {
@@ -455,7 +476,13 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
     const next = /^case[ \t]+\S+[ \t]*\n\s*(;;|[;&|()<>]+|[^\s;&|()<>]+)?/.exec(src.slice(off));
     if (next) return next[1] ? `syntax error near unexpected token \`${next[1]}'` : 'syntax error: unexpected end of file';
   }
+  // (a reserved word where a command starts, followed at once by `;` or `&`: that is the token)
+  const ls = src.lastIndexOf('\n', off - 1) + 1, le = src.indexOf('\n', off);
+  const rw = /(?:^|[;&|(]|\b(?:then|do|else)[ \t])[ \t]*(?:if|then|else|elif|do|while|until|select|for|case)[ \t]*(;;|;|&)/.exec(src.slice(ls, le < 0 ? undefined : le));
+  if (rw) return `syntax error near unexpected token \`${rw[1]}'`;
   if ((m = /^"(\S+)" must be followed by/.exec(t)) || (m = /^(\S+) must be followed by/.exec(t))) {
+    // (a redirection operator at the end of its line: bash's next token is the newline)
+    if (/^[0-9]*(?:>>?|<<<|<<-?|<>|>&|<&|&>>?|>\|)$/.test(m[1]!) && /^\S+[ \t]*(?:\n|$)/.test(src.slice(off))) return "syntax error near unexpected token `newline'";
     // (`$(if)`: the `)` right after the reserved word is the token bash stops at)
     if (/^(?:if|then|else|elif|while|until|do)\)/.test(src.slice(off))) return "syntax error near unexpected token `)'";
     const tok = /^[^\s;&|]*[;&|]*|^\S+/.exec(src.slice(off).replace(/^\S+\s*/, ''))?.[0];
@@ -468,11 +495,12 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
   }
   // what bash's parse_matched_pair reports at the end of input (`$(` is read by its command parser, to the end)
   if ((m = /^reached EOF without closing quote (\S)$/.exec(t))) return `unexpected EOF while looking for matching \`${m[1]}'`;
-  if (/^reached EOF without matching \( with \)$/.test(t) && /^(?:\$\(\(|\$\(|\(\(|[a-zA-Z_][a-zA-Z0-9_]*(?:\[[^\]]*\])?\+?=\()/.test(src.slice(off))) return "unexpected EOF while looking for matching `)'";
+  if (/^reached EOF without matching (?:<|>)?\( with \)$/.test(t) && (/^(?:\$\(\(|\$\(|[<>]\(|\(\(|[a-zA-Z_][a-zA-Z0-9_]*(?:\[[^\]]*\])?\+?=\()/.test(src.slice(off)) || (src[off] === '(' && /[a-zA-Z_][a-zA-Z0-9_]*(?:\[[^\]\n]*\])?\+?=$/.test(src.slice(Math.max(0, off - 200), off))))) return "unexpected EOF while looking for matching `)'";
   if (/^\(\( must be followed by an expression$/.test(t) && /^\(\(\s*$/.test(src.slice(off))) return "unexpected EOF while looking for matching `)'";
   if (/^"\$\{ stmts;\}" is a mksh feature$|^not a valid parameter expansion operator: Newl|^parameter expansion requires a literal|^reached EOF without matching \$\{ with \}$/.test(t) && !src.slice(off).includes('}') && /\$\{[^}]*$/.test(src.slice(Math.max(0, off - 100), off + 2))) return "unexpected EOF while looking for matching `}'";
   if (/^reached EOF without/.test(t) || e.incomplete) return 'syntax error: unexpected end of file';
-  const tok = /^(;;|[;&|()<>]+|[^\s;&|()<>]+)/.exec(src.slice(off))?.[1];
+  // (one of bash's tokens: its operators, else a word)
+  const tok = /^(;;&|;;|;&|&&|\|\||\|&|&>>|&>|<<<|<<-|<<|>>|<&|>&|<>|>\||[;&|()<>]|[^\s;&|()<>]+)/.exec(src.slice(off))?.[1];
   return tok ? `syntax error near unexpected token \`${tok}'` : 'syntax error';
 }
 
@@ -690,6 +718,8 @@ function fixDparen(src: string, off: number): string | undefined {
     if ((j - r) % 2 !== 0) continue;
     const close = firstUnbalanced(src, j + 2);
     if (close < 0 || close < off) continue;
+    // (a `$((` whose second `)` never comes is arithmetic left open for bash, not a subshell)
+    if (src[close] !== ')' && dollar && firstUnbalanced(src, close) < 0) return undefined;
     if (src[close] !== ')') return src.slice(0, j + 1) + ' ' + src.slice(j + 1); // ( ( … ) …)
     // arithmetic for bash
     const inner = src.slice(j + 2, close - 1);

@@ -9,7 +9,7 @@ import {
   type CoprocClause, type ExtGlob, type ParamExp, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
 } from './ast.ts';
 import { Arith, ArithError, hardArith } from './arith.ts';
-import { Expander, ansicQuote, assocKeyNeedsQuotes, braceExpand, needsAnsiC, scalarValue, shellQuote } from './expand.ts';
+import { Expander, ansiC, ansicQuote, assocKeyNeedsQuotes, braceExpand, needsAnsiC, scalarValue, shellQuote } from './expand.ts';
 import { charUnits, hasHighBytes, hasUtf8Codeset, isUtf8LocaleName, localeExists, localeFallbacks, mapCharCase } from './utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { FdTable, OsFd, drainHeld, isSigPipe, makeFifoPath, makePipe, openFile, openPath, readAll, readPath, tryWriteSync, writeAll } from './io.ts';
@@ -63,7 +63,11 @@ export interface Job { id: number; pid: number; done: Promise<number>; status?: 
 /** `base`: line offset (eval and trap strings count lines from the line that ran them, like bash). */
 /** `file`: the sourced file the code comes from (its BASH_SOURCE name); unset for the script itself. */
 /** `comsub`: the lines of a `$( )` running (positions `lo`..`hi`), as bash counts them: `base` (the `)`'s line) + the line of the innermost statement in `at` (printer.ts stmtLines). */
-export interface SourceInfo { src: string; lines: number[]; name: string; base?: number; file?: string; comsub?: { lo: number; hi: number; base: number; at: Array<[number, number]> } }
+export interface SourceInfo {
+  src: string; lines: number[]; name: string; base?: number; file?: string; comsub?: { lo: number; hi: number; base: number; at: Array<[number, number]> };
+  /** From each offset on, line numbers move by this much (see `discardShift`), in order. */
+  shifts?: Array<[number, number]>;
+}
 
 let jobSeq = 0;
 /** Scopes of prefix assignments (`x=1 cmd`); `local` skips them to reach the function's scope. */
@@ -573,7 +577,21 @@ export class Shell {
     return this.getVar('LC_ALL') || this.getVar('LC_CTYPE') || this.getVar('LANG') || '';
   }
 
-  lastArg = '';
+  /**
+   * `$_`, set here as a command starts (bash sets it as the command ends: `prevLastArg` is what
+   * bash's `_` still holds meanwhile). A `_` from the environment stays exported through the
+   * first command, as bash's does until it sets `_` after it.
+   */
+  get lastArg(): string { return this.lastArgValue; }
+  set lastArg(v: string) {
+    this.prevLastArg = this.lastArgValue;
+    this.lastArgValue = v;
+    if (this.envUnderscore > 0 && --this.envUnderscore === 0 && this.scopes[0]!.get('_')?.exported) this.scopes[0]!.delete('_');
+  }
+  private lastArgValue = '';
+  prevLastArg = '';
+  /** `_` came from the environment: the sets of `$_` left before it goes (see lastArg). */
+  envUnderscore = 0;
   /** bash's $RANDOM generator state (undefined: not seeded yet; a subshell reseeds). */
   rseed: number | undefined;
   lastRandom = 0;
@@ -797,6 +815,7 @@ export class Shell {
       const a = this.callStack(name)!;
       return a.length || name !== 'FUNCNAME' ? `declare -a ${name}=(${a.map((x, i) => `[${i}]=${dq(x)}`).join(' ')})` : `declare -a ${name}`;
     }
+    if (!v && name === '_') return `declare -- _=${dq(this.prevLastArg)}`;
     if (!v && DYNAMIC_VARS.has(name) && !this.lostSpecial?.has(name)) {
       // (bash runs the variable's function: RANDOM moves on)
       return `declare ${INTEGER_DYNAMIC.has(name) ? '-i' : '--'} ${name}=${dq(this.specialOrVar(name) ?? '')}`;
@@ -874,7 +893,38 @@ export class Shell {
     const l = this.source.lines;
     let lo = 0, hi = l.length - 1;
     while (lo < hi) { const m = (lo + hi + 1) >> 1; if (l[m]! <= pos) lo = m; else hi = m - 1; }
-    return lo + 1 + (this.source.base ?? 0);
+    let shift = 0;
+    for (const [at, d] of this.source.shifts ?? []) { if (at > pos) break; shift += d; }
+    return lo + 1 + (this.source.base ?? 0) + shift;
+  }
+
+  /**
+   * A run-time error abandoned the top-level compound command `s` (of a script, -c string,
+   * sourced file or eval string): bash jumps
+   * out of it with the line number of the failing command still set, and its parser, which had
+   * read on to the command's last line, counts the following lines from there. So every later
+   * line number of the file is off by as much (bash 5.2 does this; a function call or a
+   * subshell in between puts its line back first).
+   */
+  private discardShift(s: Stmt): void {
+    const r = this.discardDelta(s);
+    if (r) (this.source.shifts ??= []).push([r.end + 1, r.d]);
+  }
+
+  /** discardShift's shift (negative) and the offset where `s` ends, or undefined. */
+  private discardDelta(s: Stmt): { end: number; d: number } | undefined {
+    if (!s.Cmd || !['Block', 'IfClause', 'WhileClause', 'ForClause', 'CaseClause'].includes(s.Cmd.type)) return undefined;
+    let end = 0;
+    const walk = (n: unknown): void => {
+      if (Array.isArray(n)) { for (const x of n) walk(x); return; }
+      if (!n || typeof n !== 'object') return;
+      for (const [k, v] of Object.entries(n)) {
+        if (typeof v === 'number') { if (k !== 'Op' && k !== 'Names' && v > end) end = v; } else if (v && typeof v === 'object') walk(v);
+      }
+    };
+    walk(s);
+    const d = this.lineOf(this.curPos) - this.lineOf(end);
+    return d < 0 && this.curPos >= s.Position ? { end, d } : undefined;
   }
 
   setSource(src: string, name: string, file = this.source.file): void {
@@ -944,7 +994,7 @@ export class Shell {
     s.lastBgPid = this.lastBgPid; s.funcDepth = this.funcDepth; s.loopDepth = 0; s.subshell = this.subshell + 1;
     s.bashpid = virtualPid(); s.jobKill = this.jobKill; s.dirStack = this.dirStack.slice(); s.history = this.history.slice(); s.historyAppended = this.historyAppended; s.source = this.source; s.curPos = this.curPos;
     s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.stdinRedirected = this.stdinRedirected; s.funcLines = this.funcLines.slice(); s.funcFiles = this.funcFiles.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.parseUtf8 = this.parseUtf8; s.localeTried = this.localeTried && new Set(this.localeTried); s.seconds = this.seconds; s.lostSpecial = this.lostSpecial && new Set(this.lostSpecial); s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
-    s.lastArg = this.lastArg;
+    s.lastArgValue = this.lastArgValue; s.prevLastArg = this.prevLastArg; s.envUnderscore = this.envUnderscore;
     s.noErrexit = this.noErrexit; s.cMode = this.cMode; s.traceLevel = this.traceLevel; s.quietSignals = this.quietSignals;
     s.fds = this.fds.clone();
     if (this.umask < 0) try { this.umask = process.umask(); } catch { /* worker thread */ }
@@ -1106,6 +1156,7 @@ export class Shell {
       } catch (e) {
         if (!(e instanceof DiscardSignal) || (e.hard && !scriptFile)) throw e;
         st = this.status = e.status;
+        this.discardShift(s);
         while (i + 1 < list.length && this.sameLine(list[i]!, list[i + 1]!)) i++;
       }
       // (`set -v` on this line: bash had read the line already, it prints from the next one on)
@@ -1200,6 +1251,7 @@ export class Shell {
     const base = orig.base ?? 0;
     const rd = new AliasReader(orig.src, start, (n) => (this.shopt.has('expand_aliases') ? this.aliases.get(n) : undefined));
     let line = this.lineOf(start) - base;
+    let shift = 0;
     // set -v: bash echoes the source lines as it reads them, before alias expansion
     let echoed = start;
     if (deferred) deferred.error = undefined;
@@ -1224,7 +1276,7 @@ export class Shell {
         }
         if (!parsed) break;
         this.setSource(parsed.src, orig.name);
-        if (orig.base !== undefined) this.source.base = orig.base;
+        if (orig.base !== undefined || shift !== 0) this.source.base = base + shift;
         const list = parsed.file.Stmts;
         for (let i = 0; i < list.length; i++) {
           try {
@@ -1232,6 +1284,8 @@ export class Shell {
           } catch (e) {
             if (!(e instanceof DiscardSignal) || (e.hard && !scriptFile)) throw e;
             st = this.status = e.status;
+            // (the chunks that follow count their lines from the failing command's, see discardShift)
+            shift += this.discardDelta(list[i]!)?.d ?? 0;
             break;
           }
         }
@@ -1652,12 +1706,21 @@ export class Shell {
   async declClause(c: DeclClause): Promise<number> {
     let variant = c.Variant.Value;
     if (variant === 'nameref') variant = 'declare';
-    const replay = this.replayDecl;
-    if (replay !== undefined) {
-      this.replayDecl = undefined;
-      if (replay.c === c) { this.lastArg = declLastArg(variant, replay.items); return declare(this, variant, replay.items); }
+    try {
+      const replay = this.replayDecl;
+      if (replay !== undefined) {
+        this.replayDecl = undefined;
+        if (replay.c === c) { this.lastArg = declLastArg(variant, replay.items); return await declare(this, variant, replay.items); }
+      }
+      return await declClause(this, c.Variant.Value === 'nameref' ? 'declare' : variant, c.Variant.Value === 'nameref' ? [{ type: 'Assign', Append: false, Naked: true, Name: null, Index: null, Value: { type: 'Word', Parts: [{ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: '-n' }] }, Array: null }, ...c.Args] : c.Args);
+    } catch (e: any) {
+      // (`declare -p >&-`: a write error, reported as callArgs reports a builtin's)
+      if (e && typeof e.code === 'string' && (e.code === 'EBADF' || e.code === 'EIO' || e.code === 'ENOSPC')) {
+        await this.err(`${variant}: write error: ${errnoMsg(e)}`);
+        return 1;
+      }
+      throw e;
     }
-    return declClause(this, c.Variant.Value === 'nameref' ? 'declare' : variant, c.Variant.Value === 'nameref' ? [{ type: 'Assign', Append: false, Naked: true, Name: null, Index: null, Value: { type: 'Word', Parts: [{ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: '-n' }] }, Array: null }, ...c.Args] : c.Args);
   }
 
   private async stmtInner(st: Stmt): Promise<number> {
@@ -1687,8 +1750,11 @@ export class Shell {
     let ran = false;
     const inRedir = st.Redirs.some(redirectsStdin);
     if (inRedir) this.stdinRedirected++;
+    // (a declaration is a simple command too: its xtrace line goes to the stderr before its redirections)
+    const traced = st.Cmd.type === 'DeclClause' && this.opts.xtrace && this.traceStderr === undefined;
+    if (traced) this.traceStderr = this.fds.get(2);
     let r: number;
-    try { r = await this.withRedirs(st.Redirs, () => { ran = true; return this.cmd(st.Cmd!); }); } finally { if (inRedir) this.stdinRedirected--; }
+    try { r = await this.withRedirs(st.Redirs, () => { ran = true; return this.cmd(st.Cmd!); }); } finally { if (inRedir) this.stdinRedirected--; if (traced) this.traceStderr = undefined; }
     if (!ran && r !== 0) this.redirFailed = st; // a compound command's failed redirection: set -e/ERR apply
     return r;
   }
@@ -2831,8 +2897,13 @@ export class Shell {
     let ps4 = this.getVar('PS4') ?? '+ ';
     if (/[$`\\]/.test(ps4)) ps4 = await this.ex.promptString(ps4);
     const prefix = ps4 ? ps4[0]!.repeat(Math.max(0, this.traceLevel - 1)) + ps4 : '';
+    // (only the command's own line: what the builtin traces as it assigns comes after the redirections)
+    const pre = this.traceStderr;
+    if (pre) { this.traceStderr = undefined; await writeAll(pre, `${prefix}${line}\n`); return; }
     await this.writeFd(2, `${prefix}${line}\n`);
   }
+  /** A declaration's stderr before its own redirections: bash traces it before it applies them. */
+  private traceStderr: OsFd | undefined;
 
   /** Dispatch after expansion: function, builtin, private command, external. */
   async callArgs(args: string[], temp?: Map<string, Var>, opts: { noFunc?: boolean } = {}): Promise<number> {
@@ -2872,6 +2943,13 @@ export class Shell {
    * set when it ends, else the rest through a promise (finishFunc).
    */
   callFunc(name: string, body: Stmt, args: string[]): number | Promise<number> {
+    if (this.funcDepth > 0) {
+      // FUNCNEST: bash refuses a call that nests deeper and abandons the top-level command
+      const max = this.getVar('FUNCNEST');
+      if (max !== undefined && /^\s*\d+\s*$/.test(max) && Number(max) > 0 && this.funcDepth >= Number(max)) {
+        throw new DiscardError(`${name}: maximum function nesting level exceeded (${Number(max)})`);
+      }
+    }
     const f = this.enterFunc(name, body, args);
     let r: number | Promise<number> | undefined;
     // Each level of recursion without a promise costs a few dozen JavaScript frames: past
@@ -3225,7 +3303,16 @@ function arithRange(src: string, e: ArithmExpr): [number, number] | undefined {
 function arrayLiteralSource(src: string, a: ArrayExpr): string | undefined {
   const parts: string[] = [];
   for (const e of a.Elems) {
-    const w = e.Value ? wordSource(src, e.Value) : '';
+    let w = e.Value ? wordSource(src, e.Value) : '';
+    // ($'…' is decoded when bash reads it: it shows the text single-quoted)
+    const r = e.Value && w !== undefined ? wordRange(e.Value) : undefined;
+    if (r) {
+      for (let i = e.Value!.Parts.length - 1; i >= 0; i--) {
+        const p = e.Value!.Parts[i]!;
+        if (p.type !== 'SglQuoted' || !p.Dollar || src[p.Left] !== '$' || p.Left < r[0] || p.Right >= r[1]) continue;
+        w = w!.slice(0, p.Left - r[0]) + singleQuote(ansiC(p.Value, false)) + w!.slice(p.Right + 1 - r[0]);
+      }
+    }
     if (w === undefined) return undefined;
     if (e.Index) { const i = arithSource(src, e.Index); if (i === undefined) return undefined; parts.push(`[${i}]=${w}`); } else parts.push(w);
   }

@@ -11,11 +11,11 @@ import { isatty } from 'node:tty';
 
 function statOf(sh: Shell, p: string, follow = true): fs.Stats | undefined {
   if (p === '') return undefined;
-  try { return follow ? fs.statSync(sh.pathBuf(p)) : fs.lstatSync(sh.pathBuf(p)); } catch { return undefined; }
+  try { return follow ? fs.statSync(sh.openBuf(p)) : fs.lstatSync(sh.pathBuf(p)); } catch { return undefined; }
 }
 
 function access(sh: Shell, p: string, mode: number): boolean {
-  try { fs.accessSync(sh.pathBuf(p), mode); return true; } catch { return false; }
+  try { fs.accessSync(sh.openBuf(p), mode); return true; } catch { return false; }
 }
 
 const unaryOps: Record<string, number> = {
