@@ -21,6 +21,7 @@ import { hasMeta, matchPattern } from './pattern.ts';
 import { isVirtualPid } from './virtual-pids.ts';
 import { sequenceLength } from './utf8-chars.ts';
 import { isName } from './names.ts';
+import { isRestricted, restrictedMsg, setRestrictedShell } from './restricted.ts';
 import { zoneAt } from './tzinfo.ts';
 import { formatLongDouble, fromNumber, parseLongDouble, type LongDouble } from './longdouble.ts';
 
@@ -634,6 +635,7 @@ function dotDotOk(cwd: string, dir: string): boolean {
 }
 
 def(['cd'], async (sh, args) => {
+  if (isRestricted(sh)) { await sh.err(restrictedMsg('cd')); return 1; }
   // (the last of -L and -P counts; bash has no -@ without extended attributes)
   const o = await flagOptions(sh, 'cd', args, 'LPe');
   if (typeof o === 'number') return o;
@@ -1328,6 +1330,12 @@ def(['set'], async (sh, args) => {
       }
       const o = optionLetters[c];
       if (o) { sh.opts[o] = enable; continue; }
+      if (c === 'r') {
+        // (restricted mode is for good: `set +r` in it is an invalid option, status 1)
+        if (enable) sh.setOpts.set('restricted', true);
+        else if (isRestricted(sh)) { await usageErr(sh, 'set', '+r: invalid option'); return 1; }
+        continue;
+      }
       if ('hBHmbkpPtT'.includes(c)) continue;
       return usageErr(sh, 'set', `${a[0]}${c}: invalid option`);
     }
@@ -1376,7 +1384,7 @@ def(['shopt'], async (sh, args) => {
   let st = 0;
   for (const n of list) {
     if (!shoptNames.includes(n)) { await errOut(sh, 'shopt', `${n}: invalid shell option name`); st = 1; continue; }
-    if (mode && names.length) { if (mode === 's') sh.shopt.add(n); else sh.shopt.delete(n); continue; }
+    if (mode && names.length) { if (n === 'restricted_shell') setRestrictedShell(sh); else if (mode === 's') sh.shopt.add(n); else sh.shopt.delete(n); continue; }
     const on = sh.shopt.has(n);
     if (mode && !names.length && (mode === 's') !== on) continue;
     if (quiet) { if (!on) st = 1; continue; }
@@ -1698,6 +1706,7 @@ def(['source', '.'], async (sh, args) => {
   if (o.i > 1) args = [args[0]!, ...args.slice(o.i)];
   const file = args[1];
   if (file === undefined) return usageErr(sh, args[0]!, 'filename argument required');
+  if (isRestricted(sh) && file.includes('/')) { await errOut(sh, args[0]!, restrictedMsg(file)); return 1; }
   let p: string | undefined;
   if (!file.includes('/')) {
     for (const dir of (sh.getVar('PATH') ?? '').split(':')) {
@@ -1776,6 +1785,7 @@ def(['exec'], async (sh, args) => {
   if (args[i] === '--') i++;
   const rest = args.slice(i);
   if (rest.length === 0) return 0;
+  if (isRestricted(sh)) { await errOut(sh, 'exec', restrictedMsg()); return 1; }
   if (argv0 !== undefined || login) rest[0] = (login ? '-' : '') + (argv0 ?? rest[0]!);
   const found = lookPath(sh, args[i]!);
   if (found.error) {
@@ -1877,6 +1887,7 @@ def(['command'], async (sh, args) => {
   }
   const rest = args.slice(i);
   if (rest.length === 0) return 0;
+  if (std && isRestricted(sh)) { await errOut(sh, 'command', restrictedMsg('-p')); return 1; }
   // -p: search bash's standard path (confstr _CS_PATH) instead of $PATH
   if (mode) {
     let any = false;
@@ -2387,6 +2398,7 @@ def(['enable'], async (sh, args) => {
   const o = await simpleOpts(sh, args, 'adnpsf');
   if (typeof o === 'number') return o;
   const names = args.slice(o.i);
+  if ((o.flags.has('f') || o.flags.has('d')) && isRestricted(sh)) { await errOut(sh, 'enable', restrictedMsg()); return 1; }
   if (o.flags.has('f') || o.flags.has('d')) { await errOut(sh, 'enable', 'cannot open shared object: dynamic loading not available'); return 1; }
   const off = o.flags.has('n');
   if (names.length === 0 || o.flags.has('p')) {
@@ -2401,6 +2413,8 @@ def(['enable'], async (sh, args) => {
   let st = 0;
   for (const n of names) {
     if (!ENABLE_LIST.includes(n) || !builtins.has(n)) { await errOut(sh, 'enable', `${n}: not a shell builtin`); st = 1; continue; }
+    // (restricted: a disabled builtin stays disabled)
+    if (!off && sh.disabled?.has(n) && isRestricted(sh)) { await errOut(sh, 'enable', restrictedMsg()); st = 1; continue; }
     if (off) (sh.disabled ??= new Set()).add(n); else sh.disabled?.delete(n);
   }
   return st;
@@ -2512,6 +2526,7 @@ def(['history'], async (sh, args) => {
     await out(sh, h.slice(from).map((l, k) => `${String(from + k + 1).padStart(5)}  ${l}\n`).join(''));
     return 0;
   }
+  if (list[0]?.includes('/') && isRestricted(sh)) { await errOut(sh, 'history', restrictedMsg(list[0])); return 1; }
   // (readline's default file: ~/.history)
   const name = list[0] ?? sh.getVar('HISTFILE') ?? path.join(sh.getVar('HOME') ?? '', '.history');
   const p = Buffer.from(path.resolve(sh.cwd, name), 'latin1');
@@ -2628,6 +2643,11 @@ def(['hash'], async (sh, args) => {
     if (args.length > 1 && args.slice(1).every((a) => /^-r+$/.test(a))) return 0;
     await out(sh, h.size ? formatHashTable(h, reusable) : 'hash: hash table empty\n');
     return 0;
+  }
+  if (setPath !== undefined && isRestricted(sh)) {
+    // (restricted: the file must be one a PATH search finds)
+    if (setPath.includes('/')) { await errOut(sh, 'hash', restrictedMsg(setPath)); return 1; }
+    if (!lookPath(sh, setPath).path) { await errOut(sh, 'hash', `${setPath}: not found`); return 1; }
   }
   let st = 0;
   for (const n of names) {

@@ -28,6 +28,7 @@ import type { CompletionSpecs } from './completion-specs.ts';
 import { sigKey } from './signals.ts';
 import { endsProcess, virtualPid } from './virtual-pids.ts';
 import { isName } from './names.ts';
+import { isRestricted, redirectError, slashCommandError } from './restricted.ts';
 
 export interface Var {
   str?: string | undefined;
@@ -417,6 +418,7 @@ export class Shell {
     s += 'h';
     if (o.interactive) s += 'i';
     if (o.noexec) s += 'n';
+    if (this.setOpts.get('restricted')) s += 'r';
     if (o.nounset) s += 'u';
     if (o.verbose) s += 'v';
     if (o.xtrace) s += 'x';
@@ -2387,6 +2389,8 @@ export class Shell {
       const C = fs.constants;
       const open = async (flags: number): Promise<OsFd> => {
         const p = await target();
+        // (restricted: every open for writing, `>&FILE` included, is refused)
+        if ((flags & (C.O_WRONLY | C.O_RDWR)) !== 0) { const re = redirectError(this, p); if (re) throw new ShellError(re, 1); }
         if (this.opts.noclobber && (r.Op === Tok.rdrOut || r.Op === Tok.rdrAll)) {
           try { if (fs.statSync(this.pathBuf(p)).isFile()) throw new ShellError(`${p}: cannot overwrite existing file`, 1); } catch (e) { if (e instanceof ShellError) throw e; }
         }
@@ -2737,6 +2741,8 @@ export class Shell {
       }
     };
     if (!redirs.length) return run();
+    // (restricted: a disk command named with a `/` fails before its redirections are made)
+    if (isRestricted(this) && args[0]!.includes('/') && !this.funcs.has(args[0]!) && !builtins.has(args[0]!)) return this.callArgs(args);
     if (!(isSpecial && this.posix)) return this.withRedirs(redirs, run);
     // (a POSIX special builtin's failed redirection exits the shell)
     let ran = false;
@@ -2795,6 +2801,8 @@ export class Shell {
     }
     const pc = getPrivateCommand(name);
     if (pc) return this.callPrivate(pc, args);
+    const rs = slashCommandError(this, name);
+    if (rs) { await this.err(rs); return 1; }
     return this.external(args, temp);
   }
 
