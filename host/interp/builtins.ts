@@ -22,6 +22,7 @@ import { isVirtualPid } from './virtual-pids.ts';
 import { sequenceLength } from './utf8-chars.ts';
 import { isName } from './names.ts';
 import { isRestricted, restrictedMsg, setRestrictedShell } from './restricted.ts';
+import { defineHistoryBuiltins } from './history-builtins.ts';
 import { zoneAt } from './tzinfo.ts';
 import { formatLongDouble, fromNumber, parseLongDouble, type LongDouble } from './longdouble.ts';
 
@@ -1336,7 +1337,8 @@ def(['set'], async (sh, args) => {
         else if (isRestricted(sh)) { await usageErr(sh, 'set', '+r: invalid option'); return 1; }
         continue;
       }
-      if ('hBHmbkpPtT'.includes(c)) continue;
+      if (c === 'H') { setLongOpt(sh, 'histexpand', enable); continue; } // (history expansion: history-reader.ts)
+      if ('hBmbkpPtT'.includes(c)) continue;
       return usageErr(sh, 'set', `${a[0]}${c}: invalid option`);
     }
   }
@@ -2482,68 +2484,6 @@ function int64Arg(a: string): number | undefined {
   return BigInt.asIntN(64, n) === n ? Number(n) : undefined;
 }
 
-def(['history'], async (sh, args) => {
-  // (non-interactive: the script's own lines are not recorded; the list holds what -s and -r put in it)
-  const h = sh.history;
-  const flags = new Set<string>();
-  let del: string | undefined, i = 1;
-  for (; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') { i++; break; }
-    if (a.length < 2 || a[0] !== '-') break;
-    for (let k = 1; k < a.length; k++) {
-      const c = a[k]!;
-      if (!'acdnprsw'.includes(c)) return usageErr(sh, 'history', `-${c}: invalid option`);
-      flags.add(c);
-      if (c === 'd') {
-        if (k < a.length - 1) del = a.slice(k + 1); else if (i + 1 < args.length) del = args[++i]!;
-        else return usageErr(sh, 'history', '-d: option requires an argument');
-        break;
-      }
-    }
-  }
-  const list = args.slice(i);
-  const file = [...'anrw'].filter((c) => flags.has(c));
-  if (file.length > 1) { await errOut(sh, 'history', 'cannot use more than one of -anrw'); return 1; }
-  if (flags.has('c')) { h.length = 0; sh.historyAppended = 0; if (!list.length) return 0; }
-  if (flags.has('s')) { if (list.length) h.push(list.join(' ')); return 0; }
-  if (flags.has('p')) { if (list.length) await out(sh, list.map((w) => w + '\n').join('')); return 0; }
-  if (del !== undefined) {
-    const n = int64Arg(del) ?? NaN;
-    const at = n < 0 ? h.length + n : n - 1;
-    if (Number.isNaN(n) || at < 0 || at >= h.length) { await errOut(sh, 'history', `${del}: history position out of range`); return 1; }
-    h.splice(at, 1);
-    sh.historyAppended = Math.min(sh.historyAppended, h.length);
-    return 0;
-  }
-  if (!file.length && !flags.has('c')) {
-    let from = 0;
-    if (list.length) {
-      if (int64Arg(list[0]!) === undefined) { await errOut(sh, 'history', `${list[0]}: numeric argument required`); return 1; }
-      if (list.length > 1) throw new DiscardError('history: too many arguments', 1, true);
-      from = Math.max(0, h.length - Math.abs(Number(list[0])));
-    }
-    await out(sh, h.slice(from).map((l, k) => `${String(from + k + 1).padStart(5)}  ${l}\n`).join(''));
-    return 0;
-  }
-  if (list[0]?.includes('/') && isRestricted(sh)) { await errOut(sh, 'history', restrictedMsg(list[0])); return 1; }
-  // (readline's default file: ~/.history)
-  const name = list[0] ?? sh.getVar('HISTFILE') ?? path.join(sh.getVar('HOME') ?? '', '.history');
-  const p = Buffer.from(path.resolve(sh.cwd, name), 'latin1');
-  const text = (from: number): Buffer => Buffer.from(h.slice(from).map((l) => l + '\n').join(''), 'latin1');
-  try {
-    if (flags.has('r') || flags.has('n')) {
-      // (readline reads regular files only)
-      if (!(await fs.promises.stat(p)).isFile()) return 1;
-      const lines = (await fs.promises.readFile(p)).toString('latin1').split('\n');
-      if (lines[lines.length - 1] === '') lines.pop();
-      h.push(...lines);
-      sh.historyAppended = h.length;
-    } else if (flags.has('w')) await fs.promises.writeFile(p, text(0));
-    else if (flags.has('a')) { await fs.promises.appendFile(p, text(sh.historyAppended)); sh.historyAppended = h.length; }
-  } catch { return 1; }
-  return 0;
-});
 // Non-interactive bash: no line editing, no completion, no job control.
 def(['suspend'], async (sh) => { await errOut(sh, 'suspend', 'cannot suspend: no job control'); return 1; });
 def(['logout'], async (sh) => { await errOut(sh, 'logout', "not login shell: use `exit'"); return 1; });
@@ -2747,3 +2687,4 @@ def(['kill'], async (sh, args) => {
   return st;
 });
 
+defineHistoryBuiltins(def);

@@ -246,6 +246,7 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
         if (c === 'i') { opts.interactive = on; continue; }
         if (c === 's') { stdinMode = true; continue; }
         if (c === 'r') { if (on) restricted = true; continue; }
+        if (c === 'H') { setOpts.set('histexpand', on); continue; }
         const o = optionLetters[c];
         if (o) (opts as Record<string, boolean>)[o] = on;
         else return badOption(sh, `${a[0]}${c}`);

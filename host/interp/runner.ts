@@ -29,6 +29,8 @@ import { sigKey } from './signals.ts';
 import { endsProcess, virtualPid } from './virtual-pids.ts';
 import { isName } from './names.ts';
 import { isRestricted, redirectError, slashCommandError } from './restricted.ts';
+import { HistoryList } from './history.ts';
+import { runHistoryLines } from './history-reader.ts';
 
 export interface Var {
   str?: string | undefined;
@@ -202,9 +204,10 @@ export class Shell {
    */
   jobKill = { sig: 0 };
   dirStack: string[] = [];
-  /** The `history` builtin's list (lines added by -s and -r) and how many of them -a or -w wrote. */
-  history: string[] = [];
-  historyAppended = 0;
+  /** The history list (history.ts): lines read while `set -o history` is on, and what `history -s`/`-r` add. */
+  history = new HistoryList();
+  /** The source whose lines history records: the script or -c string (not eval, `.` or traps). */
+  historySource: SourceInfo | undefined;
   /** Counts `set` builtin calls that replaced the positional parameters (for `source FILE ARGS`). */
   setParamsCount = 0;
   source: SourceInfo = { src: '', lines: [0], name: 'bash' };
@@ -402,7 +405,7 @@ export class Shell {
       case 'BASH_COMMAND': return this.curCmdText();
       case 'EPOCHSECONDS': return String(Math.floor(Date.now() / 1000));
       case 'EPOCHREALTIME': return epochRealtime();
-      case 'HISTCMD': return '0'; // (no history in a non-interactive shell)
+      case 'HISTCMD': return this.setOpts.get('history') ? String(this.history.base + this.history.length - 1) : '0';
       case '_': return this.lastArg;
       case 'BASH_ARGV0': if (!this.getVarRaw(name)) return this.arg0; break;
     }
@@ -923,7 +926,7 @@ export class Shell {
     s.shownTraps = this.shownTraps ?? (this.traps.size ? new Map(this.traps) : undefined);
     s.curCmd = this.curCmd; s.curCmdSrc = this.curCmdSrc;
     s.lastBgPid = this.lastBgPid; s.funcDepth = this.funcDepth; s.loopDepth = 0; s.subshell = this.subshell + 1;
-    s.bashpid = virtualPid(); s.jobKill = this.jobKill; s.dirStack = this.dirStack.slice(); s.history = this.history.slice(); s.historyAppended = this.historyAppended; s.source = this.source; s.curPos = this.curPos;
+    s.bashpid = virtualPid(); s.jobKill = this.jobKill; s.dirStack = this.dirStack.slice(); s.history = this.history.clone(); s.source = this.source; s.curPos = this.curPos;
     s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.stdinRedirected = this.stdinRedirected; s.funcLines = this.funcLines.slice(); s.funcFiles = this.funcFiles.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.parseUtf8 = this.parseUtf8; s.localeTried = this.localeTried && new Set(this.localeTried); s.seconds = this.seconds; s.lostSpecial = this.lostSpecial && new Set(this.lostSpecial); s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
     s.lastArg = this.lastArg;
     s.noErrexit = this.noErrexit; s.cMode = this.cMode; s.traceLevel = this.traceLevel; s.quietSignals = this.quietSignals;
@@ -985,6 +988,7 @@ export class Shell {
   // ---- top level -------------------------------------------------------------------------
   async runFile(f: File, syntaxErr?: DeferredParseError, warning?: { line: number; at: number; message: string }): Promise<number> {
     let st = 0;
+    this.historySource = this.source;
     try {
       const deferred: { error?: DeferredParseError; hdocWarning?: { fromLine: number; text: string } } = { error: syntaxErr };
       if (warning) {
@@ -1058,6 +1062,8 @@ export class Shell {
         await this.writeFd(2, deferred.hdocWarning.text).catch(() => undefined);
         deferred.hdocWarning = undefined;
       }
+      // with history on, the script is read line by line and each line recorded (history-reader.ts)
+      if (this.source === this.historySource && this.setOpts.get('history') && this.startsLine(s.Position)) return runHistoryLines(this, s.Position, st, deferred, scriptFile);
       // once aliases exist, the rest is read line by line with aliases expanded on the text
       if (this.aliases.size && this.shopt.has('expand_aliases') && this.startsLine(s.Position)) return this.runAliased(s.Position, st, deferred, scriptFile);
       const newLine = i === 0 || !this.sameLine(list[i - 1]!, s);
@@ -1184,6 +1190,8 @@ export class Shell {
     if (deferred) deferred.error = undefined;
     try {
       while (!rd.done) {
+        // (`set -o history` on the line before: reading goes on line by line, recorded)
+        if (orig === this.historySource && this.setOpts.get('history') && deferred) { this.source = orig; return runHistoryLines(this, rd.srcPos, st, deferred, scriptFile); }
         rd.reset();
         let text = '';
         let parsed: ReturnType<typeof parseScript> | undefined;
