@@ -35,8 +35,7 @@ function legalNumber(a: string): number | undefined {
 /** bash_delete_last_history. */
 function deleteLast(h: HistoryList): boolean {
   if (!h.length) return false;
-  h.entries.pop();
-  h.appended = Math.min(h.appended, h.length);
+  h.remove(h.length - 1);
   return true;
 }
 
@@ -74,7 +73,7 @@ async function historyBuiltin(sh: Shell, args: string[]): Promise<number> {
   }
   const list = args.slice(i);
   if ([...'anrw'].filter((c) => flags.has(c)).length > 1) { await errOut(sh, 'history', 'cannot use more than one of -anrw'); return 1; }
-  if (flags.has('c')) { h.entries = []; h.appended = 0; h.linesInFile = 0; if (!list.length) return 0; }
+  if (flags.has('c')) { h.entries = []; h.base = 1; h.thisSession = 0; if (!list.length) return 0; }
   if (flags.has('s')) {
     if (!list.length) return 0;
     // (the `history -s` line itself, or the command holding it, gives way to the arguments)
@@ -123,19 +122,27 @@ async function historyBuiltin(sh: Shell, args: string[]): Promise<number> {
       if (!(await fs.promises.stat(p)).isFile()) return 1;
       const lines = (await fs.promises.readFile(p)).toString('latin1').split('\n');
       if (lines[lines.length - 1] === '') lines.pop();
-      const skip = flags.has('n') ? h.linesInFile : 0;
+      const old = h.linesInFile, obase = h.base;
+      const skip = flags.has('n') ? old : 0;
       let time = 0;
       for (let k = 0; k < lines.length; k++) {
         const l = lines[k]!;
         if (TIMESTAMP.test(l)) { time = parseInt(l.slice(1), 10); continue; }
-        if (k >= skip) h.entries.push({ line: l, time });
+        if (k >= skip) h.pushRead(l, time, env);
         time = 0;
       }
       h.linesInFile = lines.length;
-      h.stifle(env);
-      h.appended = h.length;
+      if (flags.has('n')) h.thisSession += h.linesInFile - old + h.base - obase;
     } else if (flags.has('w')) await fs.promises.writeFile(p, text(0));
-    else if (flags.has('a')) { await fs.promises.appendFile(p, text(h.appended)); h.appended = h.length; }
+    else if (flags.has('a')) {
+      // (the lines added since the last -a; none after -c)
+      if (h.thisSession > 0) {
+        const n = Math.min(h.thisSession, h.length);
+        await fs.promises.appendFile(p, text(h.length - n));
+        h.linesInFile += n;
+      }
+      h.thisSession = 0;
+    }
   } catch { return 1; }
   return 0;
 }
@@ -155,7 +162,7 @@ async function deleteEntries(sh: Shell, h: HistoryList, del: string): Promise<nu
     const to = index(b, e);
     if (to < 0 || to >= h.length) return bad(b);
     if (to < from) return 1;
-    h.entries.splice(from, to - from + 1);
+    h.remove(from, to - from + 1);
   } else {
     const n = legalNumber(del);
     if (n === undefined) return bad(del);
@@ -163,9 +170,8 @@ async function deleteEntries(sh: Shell, h: HistoryList, del: string): Promise<nu
     if (del.trimStart()[0] === '-' && n < 0) { at = h.length + n; if (at < 0) return bad(del); }
     else if (n < h.base || n >= h.base + h.length) return bad(del);
     else at = n - h.base;
-    h.entries.splice(at, 1);
+    h.remove(at);
   }
-  h.appended = Math.min(h.appended, h.length);
   return 0;
 }
 

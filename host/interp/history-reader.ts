@@ -205,8 +205,7 @@ export async function runHistoryLines(sh: Shell, start: number, st: number, defe
             const cont = h.lineCount > 1 && h.firstLineSaved && sh.shopt.has('cmdhist');
             const r = historyExpand(h, ln, env, joiner.quoting, cont ? Math.max(0, h.length - 1) : h.length);
             if (r.status === -1) {
-              const prefix = sh.cMode ? `${sh.errName}: ` : `${sh.errSourceName()}: line ${at - dropped}: `;
-              await sh.writeFd(2, `${prefix}${r.text}\n`).catch(() => undefined);
+              await sh.writeFd(2, `${sh.errSourceName()}: line ${at - dropped}: ${r.text}\n`).catch(() => undefined);
             } else if (r.status !== 0) await sh.writeFd(2, r.text + '\n').catch(() => undefined);
             if (r.status === 2) record(sh, h, r.text, joiner.next(r.text, sh.shopt.has('lithist')), env);
             if (r.status === -1 || r.status === 2) { h.lineCount--; dropped++; continue; }

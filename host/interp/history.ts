@@ -20,8 +20,8 @@ export class HistoryList {
   entries: HistEntry[] = [];
   /** readline's history_base: the number of entries[0] (grows as HISTSIZE drops old ones). */
   base = 1;
-  /** How many of the entries `history -a` has written (bash's history_lines_in_file bookkeeping). */
-  appended = 0;
+  /** bash's history_lines_this_session: entries added since the last `history -a` or `-c` (what `-a` appends). */
+  thisSession = 0;
   /** bash's hist_last_line_added: the line being run was added as a new entry; hist_last_line_pushed: by `history -s`. */
   lastLineAdded = false;
   lastLinePushed = false;
@@ -49,24 +49,47 @@ export class HistoryList {
   /** readline's history_get: the entry numbered n. */
   get(n: number): HistEntry | undefined { return this.entries[n - this.base]; }
 
-  /** Applies HISTSIZE (bash's stifle_history): a number ≥ 0 keeps that many, anything else no limit. */
-  stifle(env: HistoryEnv): void {
+  /** HISTSIZE as a limit: a number ≥ 0, else none. */
+  private static max(env: HistoryEnv): number | undefined {
     const v = env.getVar('HISTSIZE');
-    if (v === undefined || !/^\s*\d+\s*$/.test(v)) return;
-    const max = Number(v);
+    return v !== undefined && /^\s*\d+\s*$/.test(v) ? Number(v) : undefined;
+  }
+
+  /** Applies HISTSIZE to a longer list (readline's stifle_history, which sets history_base to the number dropped). */
+  stifle(env: HistoryEnv): void {
+    const max = HistoryList.max(env);
+    if (max === undefined) return;
     const drop = this.entries.length - max;
     if (drop <= 0) return;
     this.entries.splice(0, drop);
-    this.base += drop;
-    this.appended = Math.max(0, this.appended - drop);
+    this.base = drop;
   }
 
-  /** really_add_history. */
+  /** really_add_history (readline's add_history: a full stifled list drops its oldest entry first). */
   push(line: string, env: HistoryEnv): void {
+    this.stifle(env);
+    const max = HistoryList.max(env);
+    if (max === 0) return;
     this.lastLineAdded = true;
     this.lastLinePushed = false;
-    this.entries.push({ line, time: Math.floor(Date.now() / 1000) });
-    this.stifle(env);
+    this.thisSession++;
+    if (max !== undefined && this.entries.length >= max) { this.entries.shift(); this.base++; }
+    // (bash keeps no time for an entry added while HISTTIMEFORMAT is unset: `history` shows `??`)
+    this.entries.push({ line, time: env.getVar('HISTTIMEFORMAT') !== undefined ? Math.floor(Date.now() / 1000) : 0 });
+  }
+
+  /** An entry read from a history file (`history -r`/`-n`): added as add_history does, not counted for `-a`. */
+  pushRead(line: string, time: number, env: HistoryEnv): void {
+    const max = HistoryList.max(env);
+    if (max === 0) return;
+    if (max !== undefined && this.entries.length >= max) { this.entries.shift(); this.base++; }
+    this.entries.push({ line, time });
+  }
+
+  /** Removes entries from..from+count-1 (bash_delete_histent). */
+  remove(from: number, count = 1): void {
+    const gone = this.entries.splice(from, count).length;
+    this.thisSession -= gone;
   }
 
   /** check_add_history: HISTCONTROL and HISTIGNORE decide; erasedups removes the older copies. Returns whether it was saved. */
@@ -126,10 +149,10 @@ const NO_EXPAND = ' \t\n\r=';
 const SEARCH_DELIMS = ';&()|<>';
 const EVENT_DELIMS = '^$*%-';
 
-/** The characters of `histchars`: expansion (`!`), quick substitution (`^`), comment (`#`); '' when unset by it. */
+/** The characters of `histchars`: expansion (`!`), quick substitution (`^`), comment (`#`); '' where it has none (empty: no expansion). */
 export function histChars(env: HistoryEnv): { bang: string; quick: string; comment: string } {
   const v = env.getVar('histchars');
-  if (v === undefined || v === '') return { bang: '!', quick: '^', comment: '#' };
+  if (v === undefined) return { bang: '!', quick: '^', comment: '#' };
   return { bang: v[0] ?? '', quick: v[1] ?? '', comment: v[2] ?? '' };
 }
 
