@@ -111,6 +111,8 @@ async function historyBuiltin(sh: Shell, args: string[]): Promise<number> {
     return 0;
   }
   if (list[0]?.includes('/') && isRestricted(sh)) { await errOut(sh, 'history', restrictedMsg(list[0])); return 1; }
+  // (restricted, HISTFILE readonly and unset: no default file, the operation fails quietly)
+  if (list[0] === undefined && isRestricted(sh) && sh.getVar('HISTFILE') === undefined) return 1;
   // (readline's default file: ~/.history)
   const name = list[0] ?? sh.getVar('HISTFILE') ?? path.join(sh.getVar('HOME') ?? '', '.history');
   const p = Buffer.from(path.resolve(sh.cwd, name), 'latin1');

@@ -842,7 +842,8 @@ export class Shell {
       }
     }
     // bash's encoding of an exported function: BASH_FUNC_name%%=() { body }
-    for (const [f] of bucketOrder(this.funcs, 512)) if (this.funcAttrs.get(f)?.includes('x')) env[`BASH_FUNC_${enc(f)}%%`] = enc('() ' + this.functionText(f).replace(/^[^\n]*\n/, ''));
+    // (a restricted shell gives its commands no functions)
+    if (!isRestricted(this)) for (const [f] of bucketOrder(this.funcs, 512)) if (this.funcAttrs.get(f)?.includes('x')) env[`BASH_FUNC_${enc(f)}%%`] = enc('() ' + this.functionText(f).replace(/^[^\n]*\n/, ''));
     if (extra) for (const [k, v] of extra) env[enc(k)] = enc(v);
     return env;
   }
