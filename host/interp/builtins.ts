@@ -1293,6 +1293,7 @@ export function setLongOpt(sh: Shell, name: string, on: boolean): void {
   if (name === 'posix') { if (on) sh.shopt.add('inherit_errexit').add('shift_verbose'); else sh.shopt.delete('shift_verbose'); }
   if (name in longOpts) { (sh.opts as unknown as Record<string, boolean>)[longOpts[name]!] = on; return; }
   sh.setOpts.set(name, on);
+  if (name === 'history') sh.history.recording = on;
   if (on && name === 'vi') sh.setOpts.set('emacs', false); // the editing modes exclude each other
   if (on && name === 'emacs') sh.setOpts.set('vi', false);
 }

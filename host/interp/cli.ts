@@ -134,6 +134,8 @@ export function newShell(o: RunOptions = {}): Shell {
   sh.procGroups = o.procGroups ?? !(safeTty(0) || safeTty(1) || safeTty(2));
   // (bash restricts the shell once its startup files are read: there are none here)
   if (o.restricted) startRestricted(sh);
+  // (`-o history` or SHELLOPTS at startup shows as on but records nothing, as in bash: history.ts)
+  sh.history.recording = false;
   return sh;
 }
 

@@ -12,7 +12,7 @@ import { isRestricted, restrictedMsg } from './restricted.ts';
 
 const out = (sh: Shell, s: string): Promise<void> => sh.writeFd(1, s);
 const errOut = (sh: Shell, name: string, msg: string): Promise<void> => sh.err(`${name}: ${msg}`);
-const historyOn = (sh: Shell): boolean => sh.setOpts.get('history') === true;
+const historyOn = (sh: Shell): boolean => sh.history.recording;
 
 const USAGE: Record<string, string> = {
   history: 'history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]',

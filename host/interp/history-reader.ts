@@ -197,7 +197,7 @@ export async function runHistoryLines(sh: Shell, start: number, st: number, defe
         let ln = src.slice(pos, nl < 0 ? src.length : nl);
         pos = nl < 0 ? src.length : nl + 1;
         const at = line++;
-        const on = sh.setOpts.get('history') === true;
+        const on = sh.history.recording;
         if (on && ln !== '') {
           h.lineCount++;
           if (sh.setOpts.get('histexpand') === true) {

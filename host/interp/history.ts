@@ -18,6 +18,11 @@ export interface HistoryEnv {
 
 export class HistoryList {
   entries: HistEntry[] = [];
+  /**
+   * bash's remember_on_history: lines are recorded. Only `set -o history` while the shell runs
+   * turns it on; the option given at invocation shows as on but records nothing (non-interactive bash).
+   */
+  recording = false;
   /** readline's history_base: the number of entries[0] (grows as HISTSIZE drops old ones). */
   base = 1;
   /** bash's history_lines_this_session: entries added since the last `history -a` or `-c` (what `-a` appends). */

@@ -405,7 +405,7 @@ export class Shell {
       case 'BASH_COMMAND': return this.curCmdText();
       case 'EPOCHSECONDS': return String(Math.floor(Date.now() / 1000));
       case 'EPOCHREALTIME': return epochRealtime();
-      case 'HISTCMD': return this.setOpts.get('history') ? String(this.history.base + this.history.length - 1) : '0';
+      case 'HISTCMD': return this.history.recording ? String(this.history.base + this.history.length - 1) : '0';
       case '_': return this.lastArg;
       case 'BASH_ARGV0': if (!this.getVarRaw(name)) return this.arg0; break;
     }
@@ -1064,7 +1064,7 @@ export class Shell {
         deferred.hdocWarning = undefined;
       }
       // with history on, the script is read line by line and each line recorded (history-reader.ts)
-      if (this.source === this.historySource && this.setOpts.get('history') && this.startsLine(s.Position)) return runHistoryLines(this, s.Position, st, deferred, scriptFile);
+      if (this.source === this.historySource && this.history.recording && this.startsLine(s.Position)) return runHistoryLines(this, s.Position, st, deferred, scriptFile);
       // once aliases exist, the rest is read line by line with aliases expanded on the text
       if (this.aliases.size && this.shopt.has('expand_aliases') && this.startsLine(s.Position)) return this.runAliased(s.Position, st, deferred, scriptFile);
       const newLine = i === 0 || !this.sameLine(list[i - 1]!, s);
@@ -1192,7 +1192,7 @@ export class Shell {
     try {
       while (!rd.done) {
         // (`set -o history` on the line before: reading goes on line by line, recorded)
-        if (orig === this.historySource && this.setOpts.get('history') && deferred) { this.source = orig; return runHistoryLines(this, rd.srcPos, st, deferred, scriptFile); }
+        if (orig === this.historySource && this.history.recording && deferred) { this.source = orig; return runHistoryLines(this, rd.srcPos, st, deferred, scriptFile); }
         rd.reset();
         let text = '';
         let parsed: ReturnType<typeof parseScript> | undefined;
