@@ -227,12 +227,14 @@ export async function runHistoryLines(sh: Shell, start: number, st: number, defe
         text += ln + (nl < 0 ? '' : '\n');
         // (a here-document still to read, or an escaped newline, continue the command whatever the parser says)
         if (pos < src.length && (joiner.st.inHeredoc || (joiner.st.open !== "'" && /(^|[^\\])(\\\\)*\\\n$/.test(text)))) continue;
-        parsed = parseScript('\n'.repeat(firstLine - 1) + aliased(sh, text), sh.posix);
+        parsed = parseScript(aliased(sh, text), sh.posix);
         if (!parsed.error || !parsed.error.err.incomplete) break;
       }
       if (!parsed || text === '') break;
+      // (the command's text alone, its lines counted from where it starts: no padding to re-parse each time)
       sh.setSource(parsed.src, orig.name);
-      if (orig.base !== undefined) sh.source.base = orig.base;
+      sh.source.base = (orig.base ?? 0) + firstLine - 1;
+      if (parsed.error) parsed.error.line += firstLine - 1;
       const list = parsed.file.Stmts;
       for (let i = 0; i < list.length; i++) {
         try {
