@@ -200,7 +200,8 @@ export async function runHistoryLines(sh: Shell, start: number, st: number, defe
         const on = sh.history.recording;
         if (on && ln !== '') {
           h.lineCount++;
-          if (sh.setOpts.get('histexpand') === true) {
+          // (a here-document's body is recorded but not expanded)
+          if (sh.setOpts.get('histexpand') === true && !joiner.st.inHeredoc) {
             const env = historyEnv(sh);
             const cont = h.lineCount > 1 && h.firstLineSaved && sh.shopt.has('cmdhist');
             const r = historyExpand(h, ln, env, joiner.quoting, cont ? Math.max(0, h.length - 1) : h.length);
