@@ -25,6 +25,8 @@ interface TextState {
   last: string;
   prev: string;
   caseDepth: number;
+  /** Inside `name=(…)` (bash's PST_COMPASSIGN: lines join with a blank). */
+  compound: number;
   /** The line that ended last had a comment. */
   comment: boolean;
 }
@@ -35,7 +37,7 @@ const KEYWORDS = new Set(['do', 'else', 'if', 'then', 'until', 'while', 'case', 
 
 /** Scans a command's text line by line (for how bash joins its lines into one history entry). */
 export class LineJoiner {
-  st: TextState = { open: '', heredocs: [], inHeredoc: false, last: '\n', prev: '\n', caseDepth: 0, comment: false };
+  st: TextState = { open: '', heredocs: [], inHeredoc: false, last: '\n', prev: '\n', caseDepth: 0, compound: 0, comment: false };
   private toks: string[] = [];
   private first = true;
 
@@ -69,6 +71,7 @@ export class LineJoiner {
   private delimiting(line: string): string {
     const s = this.st;
     const before = s.last, two = s.prev;
+    if (s.compound > 0) return ' ';
     if (before === ')') return two === '(' || s.caseDepth > 0 ? ' ' : '; ';
     if (two === 'function' && !KEYWORDS.has(before) && !OPS.includes(before)) return ' ';
     if (line.includes('<<')) return '\n';
@@ -114,6 +117,8 @@ export class LineJoiner {
       if (c === '#' && word === '') break;
       const op = OPS.find((o) => line.startsWith(o, i));
       if (op) {
+        if (op === '(' && word.endsWith('=')) s.compound++;
+        else if (op === ')' && s.compound > 0) s.compound--;
         endWord();
         lineToks.push(op);
         i += op.length;
