@@ -120,7 +120,8 @@ export function newShell(o: RunOptions = {}): Shell {
   // SHELLOPTS/BASHOPTS: readonly, computed on use; from the environment they turn options on
   for (const [k, set] of [['SHELLOPTS', (n: string) => { if (longOptNames.includes(n)) setLongOpt(sh, n, true); }], ['BASHOPTS', (n: string) => { if (shoptNames.includes(n)) sh.shopt.add(n); }]] as const) {
     const fromEnv = env[k];
-    if (fromEnv !== undefined) for (const n of fromEnv.split(':')) set(n);
+    // (a restricted shell does not parse them, as bash)
+    if (fromEnv !== undefined && !o.restricted) for (const n of fromEnv.split(':')) set(n);
     g.set(k, { str: '', readonly: true, exported: fromEnv !== undefined });
   }
   g.set('BASH', { str: fs.existsSync('/usr/bin/bash') ? '/usr/bin/bash' : '/bin/bash' });

@@ -116,6 +116,12 @@ describe('interp CLI', function () {
     }
     const r = spawnSync(process.execPath, ['--import', 'tsx', entry, '-c', 'echo $-; declare -p SHELLOPTS'], { encoding: 'utf8', env });
     expect(r.stdout).to.equal('hxBc\ndeclare -rx SHELLOPTS="braceexpand:hashall:interactive-comments:xtrace"\n');
+    // (a restricted shell does not parse SHELLOPTS or BASHOPTS from the environment)
+    const renv = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/nonexistent', SHELLOPTS: 'xtrace', BASHOPTS: 'dotglob' };
+    const rargs = ['-r', '-c', 'echo $-; shopt -p dotglob; declare -p SHELLOPTS'];
+    const ri = spawnSync(process.execPath, ['--import', 'tsx', entry, ...rargs], { encoding: 'utf8', env: renv });
+    const rb = spawnSync('bash', rargs, { encoding: 'utf8', env: renv });
+    expect([ri.stdout, ri.stderr, ri.status]).to.deep.equal([rb.stdout, rb.stderr, rb.status]);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'interp-cli-'));
     try {
       fs.writeFileSync(path.join(dir, 'bin.sh'), 'echo one \0 two\n');
