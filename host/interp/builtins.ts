@@ -606,6 +606,8 @@ function testSync(sh: Shell, args: string[]): number | undefined {
 
 // ---- cd / pwd / dirs ---------------------------------------------------------------------------
 async function chdir(sh: Shell, dir: string, name = 'cd', physical = false): Promise<number> {
+  // (pushd/popd change directory through bash's cd, which refuses in a restricted shell)
+  if (name !== 'cd' && isRestricted(sh)) { await sh.err(restrictedMsg(name)); return 1; }
   let target = path.resolve(sh.cwd, dir);
   let st: fs.Stats;
   // like bash: the logical path when each directory before a `..` exists, else (and for -P)

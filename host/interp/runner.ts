@@ -2399,7 +2399,8 @@ export class Shell {
       const open = async (flags: number): Promise<OsFd> => {
         const p = await target();
         // (restricted: every open for writing, `>&FILE` included, is refused)
-        if ((flags & (C.O_WRONLY | C.O_RDWR)) !== 0) { const re = redirectError(this, p); if (re) throw new ShellError(re, 1); }
+        // (bash names a `{var}>FILE` redirection by its variable here)
+        if ((flags & (C.O_WRONLY | C.O_RDWR)) !== 0) { const re = redirectError(this, varName ?? p); if (re) throw new ShellError(re, 1); }
         if (this.opts.noclobber && (r.Op === Tok.rdrOut || r.Op === Tok.rdrAll)) {
           try { if (fs.statSync(this.pathBuf(p)).isFile()) throw new ShellError(`${p}: cannot overwrite existing file`, 1); } catch (e) { if (e instanceof ShellError) throw e; }
         }
