@@ -182,7 +182,7 @@ function record(sh: Shell, h: HistoryList, line: string, j: { sep: string; add: 
  * Runs the current source from `start` reading it the way bash does with history on (see the
  * file comment); aliases are expanded on each complete command's text. Ends like Shell.runAliased.
  */
-export async function runHistoryLines(sh: Shell, start: number, st: number, deferred: { error?: DeferredParseError } | undefined, scriptFile: boolean): Promise<number> {
+export async function runHistoryLines(sh: Shell, start: number, st: number, deferred: { error?: DeferredParseError; hdocWarning?: { fromLine: number; text: string } } | undefined, scriptFile: boolean): Promise<number> {
   const orig = sh.source;
   const src = orig.src;
   let pos = start;
@@ -196,7 +196,7 @@ export async function runHistoryLines(sh: Shell, start: number, st: number, defe
       let parsed: ReturnType<typeof parseScript> | undefined;
       const joiner = new LineJoiner();
       h.lineCount = 0;
-      let firstLine = 0;
+      let firstLine = 0, physFirst = 0;
       while (pos < src.length) {
         const nl = src.indexOf('\n', pos);
         let ln = src.slice(pos, nl < 0 ? src.length : nl);
@@ -229,7 +229,7 @@ export async function runHistoryLines(sh: Shell, start: number, st: number, defe
         }
         // (set -v: bash echoes the line as expanded, and not a dropped one)
         if (sh.opts.verbose) await sh.writeFd(2, ln + '\n').catch(() => undefined);
-        if (text === '') firstLine = at - dropped;
+        if (text === '') { firstLine = at - dropped; physFirst = at; }
         text += ln + (nl < 0 ? '' : '\n');
         // (a here-document still to read, or an escaped newline, continue the command whatever the parser says)
         if (pos < src.length && (joiner.st.inHeredoc || (joiner.st.open !== "'" && /(^|[^\\])(\\\\)*\\\n$/.test(text)))) continue;
@@ -241,6 +241,10 @@ export async function runHistoryLines(sh: Shell, start: number, st: number, defe
       sh.setSource(parsed.src, orig.name);
       sh.source.base = (orig.base ?? 0) + firstLine - 1;
       if (parsed.error) parsed.error.line += firstLine - 1;
+      // (a here-document that runs to the end of the script: bash warns as it reads it; the
+      // script's parse found it and closed it in the source)
+      const w = deferred?.hdocWarning;
+      if (w && physFirst >= w.fromLine) { await sh.writeFd(2, w.text).catch(() => undefined); deferred!.hdocWarning = undefined; }
       const list = parsed.file.Stmts;
       for (let i = 0; i < list.length; i++) {
         try {
