@@ -152,17 +152,21 @@ export class LineJoiner {
   }
 }
 
-/** bash's shell_comment: 1 a comment line, 2 a line with a comment after something, 0 none. */
+/** bash's shell_comment: 1 a comment line, 2 a line with an unquoted `#` after something, 0 none. */
 function isComment(line: string, s: TextState): number {
   if (s.open || s.inHeredoc) return 0;
   if (/^[ \t]*#/.test(line)) return 1;
   let q = '';
+  const nest: string[] = []; // (closers of `${`, `$(`: a `#` inside is no comment)
   for (let i = 0; i < line.length; i++) {
     const c = line[i]!;
     if (q) { if (c === q) q = ''; else if (c === '\\' && q === '"') i++; continue; }
     if (c === '\\') { i++; continue; }
     if (c === "'" || c === '"' || c === '`') { q = c; continue; }
-    if (c === '#' && (i === 0 || ' \t;&|()<>'.includes(line[i - 1]!))) return 2;
+    if (c === '$' && (line[i + 1] === '{' || line[i + 1] === '(')) { nest.push(line[i + 1] === '{' ? '}' : ')'); i++; continue; }
+    if (nest.length && c === nest[nest.length - 1]) { nest.pop(); continue; }
+    // (bash's skip_to_delim finds any unquoted `#`, inside a word too: `a#b` counts)
+    if (c === '#' && !nest.length) return 2;
   }
   return 0;
 }

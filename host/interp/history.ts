@@ -161,36 +161,47 @@ export function histChars(env: HistoryEnv): { bang: string; quick: string; comme
   return { bang: v[0] ?? '', quick: v[1] ?? '', comment: v[2] ?? '' };
 }
 
-/** bash's skip_to_histexp: whether the `bang` at `at` is one the shell's quoting leaves for expansion. */
+/** bash's skip_to_histexp: the first `bang` from `start` that the shell's quoting leaves alone (fresh quoting state), or the end. */
+function skipToHistexp(s: string, start: number, bang: string, posix: boolean): number {
+  let dq = false, bq = false, oldDq = false, comsub = 0;
+  let i = start;
+  while (i < s.length) {
+    const c = s[i]!;
+    if (c === '\\') { i += 2; continue; }
+    if (bq && c === '`') { bq = false; dq = oldDq; i++; continue; }
+    if (c === '`') { bq = true; oldDq = dq; dq = false; i++; continue; }
+    if (dq && c === bang && s[i + 1] === '"') { i += 2; continue; }
+    if (c === bang) return i;
+    if (dq && c === "'") { i++; continue; }
+    if (c === "'") { const e = s.indexOf("'", i + 1); i = e < 0 ? s.length : e + 1; continue; }
+    if (!posix && c === '"') { dq = !dq; i++; continue; }
+    if (c === '"') { let k = i + 1; for (; k < s.length && s[k] !== '"'; k++) if (s[k] === '\\') k++; i = k + 1; continue; }
+    if ((c === '$' || c === '<' || c === '>') && s[i + 1] === '(' && s[i + 2] !== '(') {
+      if (i + 2 >= s.length) return i + 2;
+      i += 2; comsub++; oldDq = dq; dq = false; continue;
+    }
+    if (comsub && c === ')') { comsub--; dq = oldDq; i++; continue; }
+    i++;
+  }
+  return i;
+}
+
+/** Whether the `bang` at `at` is one the shell's quoting leaves for expansion (the rest of bash_history_inhibit_expansion). */
 function shellReaches(s: string, at: number, bang: string, quoting: string, posix: boolean): boolean {
-  let i = 0;
+  let si = 0;
   if (quoting === "'") {
     const q = s.indexOf("'");
     if (q < 0 || q >= at) return false;
-    i = q + 1;
+    si = q + 1;
   }
-  let dq = false, bq = false, comsub = 0, oldDq = false;
-  for (; i < s.length; i++) {
-    const c = s[i]!;
-    if (c === '\\') { i++; continue; }
-    if (bq && c === '`') { bq = false; dq = oldDq; continue; }
-    if (c === '`') { bq = true; oldDq = dq; dq = false; continue; }
-    if (dq && c === bang && s[i + 1] === '"') { i++; continue; }
-    if (c === bang) { if (i === at) return true; if (i > at) return false; continue; }
-    if (dq && c === "'") continue;
-    if (c === "'") { const e = s.indexOf("'", i + 1); if (e < 0) return false; i = e; continue; }
-    if (c === '"') {
-      if (!posix) { dq = !dq; continue; }
-      // (POSIX mode: double quotes quote the expansion character)
-      let k = i + 1;
-      for (; k < s.length && s[k] !== '"'; k++) if (s[k] === '\\') k++;
-      if (at > i && at < k) return false;
-      i = k; continue;
-    }
-    if ((c === '$' || c === '<' || c === '>') && s[i + 1] === '(' && s[i + 2] !== '(') { i++; comsub++; oldDq = dq; dq = false; continue; }
-    if (comsub && c === ')') { comsub--; dq = oldDq; continue; }
+  // (each later search starts afresh, unquoted, just after the last `!` found, as bash's does)
+  let t = skipToHistexp(s, si, bang, posix);
+  if (t <= 0) return true;
+  while (t < at) {
+    t = skipToHistexp(s, t + 1, bang, posix);
+    if (t <= 0) return true;
   }
-  return false;
+  return t === at;
 }
 
 /** bash_history_inhibit_expansion: `[!…]`, `${!…}`, `$!`, extglob `!(…)`, and what quoting hides. */
@@ -262,7 +273,7 @@ function expandLine(h: HistoryList, s: string, env: HistoryEnv, bang: string, co
     // (bash checks what it has expanded so far with this `!` and the next character)
     const sofar = out + c + cc;
     if (inhibited(sofar, out.length, env, bang, quoting)) { out += c; continue; }
-    const r = expandOne(h, s, i, dq ? '"' : '', out, env, bang);
+    const r = expandOne(h, s, i, dq ? '"' : '', out, env, bang, comment);
     if (r.status < 0) return { status: -1, text: r.text };
     modified = true;
     out += r.text;
@@ -273,19 +284,19 @@ function expandLine(h: HistoryList, s: string, env: HistoryEnv, bang: string, co
 }
 
 /** history_expand_internal: one `!…` at s[start]; `end` is the index of its last character. */
-function expandOne(h: HistoryList, s: string, start: number, qc: string, current: string, env: HistoryEnv, bang: string): { status: number; text: string; end: number } {
+function expandOne(h: HistoryList, s: string, start: number, qc: string, current: string, env: HistoryEnv, bang: string, comment: string): { status: number; text: string; end: number } {
   let i = start;
   let event: string | undefined;
   const err = (from: number, to: number, msg: string): { status: number; text: string; end: number } => ({ status: -1, text: `${s.slice(from, to)}: ${msg}`, end: to });
   if (':$*%^'.includes(s[i + 1]!)) { i++; event = h.entries[h.entries.length - 1]?.line; }
   else if (s[i + 1] === '#') { i += 2; event = current; }
   else {
-    const r = getEvent(h, s, i, qc, bang);
+    const r = getEvent(h, s, i, qc, bang, comment);
     i = r.end; event = r.line;
   }
   if (event === undefined) return err(start, i, 'event not found');
   let from = i;
-  const ws = wordSpec(h, s, i, event);
+  const ws = wordSpec(h, s, i, event, comment);
   i = ws.end;
   if (ws.bad) return err(from, i, 'bad word specifier');
   let text = ws.text ?? event;
@@ -335,7 +346,7 @@ function expandOne(h: HistoryList, s: string, start: number, qc: string, current
 }
 
 /** get_history_event: the line an event names (`!!`, `!n`, `!-n`, `!str`, `!?str?`), and the index after it. */
-function getEvent(h: HistoryList, s: string, start: number, qc: string, bang: string): { line?: string; end: number } {
+function getEvent(h: HistoryList, s: string, start: number, qc: string, bang: string, comment: string): { line?: string; end: number } {
   let i = start + 1;
   const len = h.entries.length;
   if (s[i] === bang) return { line: h.entries[len - 1]?.line, end: i + 1 };
@@ -364,10 +375,11 @@ function getEvent(h: HistoryList, s: string, start: number, qc: string, bang: st
   for (let k = len - 1; k >= 0; k--) {
     const line = h.entries[k]!.line;
     if (substring) {
-      const at = line.indexOf(pat);
+      // (readline searches a line backwards too: the last occurrence is the match, for `!%`)
+      const at = line.lastIndexOf(pat);
       if (at < 0) continue;
       h.searchString = pat;
-      h.searchMatch = wordAt(line, at);
+      h.searchMatch = wordAt(line, at, comment);
       return { line, end: i };
     }
     if (line.startsWith(pat)) return { line, end: i };
@@ -376,12 +388,12 @@ function getEvent(h: HistoryList, s: string, start: number, qc: string, bang: st
 }
 
 /** get_history_word_specifier: the words a designator picks (`undefined` text: none given). */
-function wordSpec(h: HistoryList, s: string, start: number, from: string): { text?: string; end: number; bad?: boolean } {
+function wordSpec(h: HistoryList, s: string, start: number, from: string, comment: string): { text?: string; end: number; bad?: boolean } {
   let i = start, colon = false;
   if (s[i] === ':') { i++; colon = true; }
   if (s[i] === '%') return { text: h.searchMatch ?? '', end: i + 1 };
-  if (s[i] === '*') return { text: argExtract(1, DOLLAR, from) ?? '', end: i + 1 };
-  if (s[i] === '$') return { text: argExtract(DOLLAR, DOLLAR, from), end: i + 1 };
+  if (s[i] === '*') return { text: argExtract(1, DOLLAR, from, comment) ?? '', end: i + 1 };
+  if (s[i] === '$') return { text: argExtract(DOLLAR, DOLLAR, from, comment), end: i + 1 };
   let first: number;
   let last: number;
   if (s[i] === '-') first = 0;
@@ -397,7 +409,7 @@ function wordSpec(h: HistoryList, s: string, start: number, from: string): { tex
     else if (s[i] === '^') { i++; last = 1; }
     else last = -1; // (`x-`: up to the word before the last)
   }
-  const t = last === DOLLAR || last < 0 || last >= first ? argExtract(first, last, from) : undefined;
+  const t = last === DOLLAR || last < 0 || last >= first ? argExtract(first, last, from, comment) : undefined;
   return t === undefined ? { end: i, bad: true } : { text: t, end: i };
 }
 
@@ -405,8 +417,8 @@ function wordSpec(h: HistoryList, s: string, start: number, from: string): { tex
 const DOLLAR = -1000;
 
 /** history_arg_extract: words first..last of a line, DOLLAR the last, a negative last counting from the end. */
-function argExtract(first: number, last: number, line: string): string | undefined {
-  const words = histTokenize(line);
+function argExtract(first: number, last: number, line: string, comment: string): string | undefined {
+  const words = histTokenize(line, comment);
   const n = words.length;
   let f = first === DOLLAR ? n - 1 : first, l = last === DOLLAR ? n - 1 : last < 0 ? n + last - 1 : last;
   if (f < 0) f = n + f - 1;
@@ -415,13 +427,13 @@ function argExtract(first: number, last: number, line: string): string | undefin
   return words.slice(f, l).join(' ');
 }
 
-/** history_tokenize: the line split into words where the shell would split it. */
-export function histTokenize(line: string): string[] {
+/** history_tokenize: the line split into words where the shell would split it, up to a word starting with `comment`. */
+export function histTokenize(line: string, comment = '#'): string[] {
   const out: string[] = [];
   let i = 0;
   while (i < line.length) {
     while (i < line.length && (line[i] === ' ' || line[i] === '\t' || line[i] === '\n')) i++;
-    if (i >= line.length) break;
+    if (i >= line.length || (comment !== '' && line[i] === comment)) break;
     const start = i;
     i = tokenEnd(line, start);
     if (i === start) { i++; while (i < line.length && WORD_DELIMS.includes(line[i]!)) i++; }
@@ -431,11 +443,11 @@ export function histTokenize(line: string): string[] {
 }
 
 /** The word of `line` containing index `at` (for `!%`). */
-function wordAt(line: string, at: number): string | undefined {
+function wordAt(line: string, at: number, comment: string): string | undefined {
   let i = 0;
   while (i < line.length) {
     while (i < line.length && (line[i] === ' ' || line[i] === '\t' || line[i] === '\n')) i++;
-    if (i >= line.length) break;
+    if (i >= line.length || (comment !== '' && line[i] === comment)) break;
     const start = i;
     i = tokenEnd(line, start);
     if (i === start) { i++; while (i < line.length && WORD_DELIMS.includes(line[i]!)) i++; }
