@@ -190,8 +190,13 @@ function skipToHistexp(s: string, start: number, bang: string, posix: boolean): 
 function shellReaches(s: string, at: number, bang: string, quoting: string, posix: boolean): boolean {
   let si = 0;
   if (quoting === "'") {
-    const q = s.indexOf("'");
-    if (q < 0 || q >= at) return false;
+    // (the quote that ends it, found as skip_to_delim does: not one inside double quotes)
+    let q = 0;
+    for (; q < s.length && s[q] !== "'"; q++) {
+      if (s[q] === '\\') q++;
+      else if (s[q] === '"') { q++; while (q < s.length && s[q] !== '"') { if (s[q] === '\\') q++; q++; } }
+    }
+    if (q >= s.length || q >= at) return false;
     si = q + 1;
   }
   // (each later search starts afresh, unquoted, just after the last `!` found, as bash's does)
@@ -244,7 +249,10 @@ export function historyExpand(h: HistoryList, line: string, env: HistoryEnv, quo
   const saved = h.entries;
   if (length < h.entries.length) h.entries = h.entries.slice(0, length);
   try {
-    return expandLine(h, s, env, bang, comment, quoting);
+    // (nothing expanded: the line as read, but for bash's quirk that a `^a^b` line inside a
+    // single-quoted string comes back as its `!!:s^a^b` form)
+    const r = expandLine(h, s, env, bang, comment, quoting);
+    return r.status === 0 && s === line ? { status: 0, text: line } : r;
   } finally {
     h.entries = saved;
   }
