@@ -48,22 +48,23 @@ export class LineJoiner {
    * The text to put between the entry so far and `line` (bash's history_delimiting_chars), and
    * whether the line is saved at all; then takes the line in.
    */
-  next(line: string, literal: boolean): { sep: string; add: boolean; text: string } {
+  next(line: string, literal: boolean): { sep: string; add: boolean; text: string; hdcs: string } {
     const s = this.st;
     let sep: string, add = true, text = line;
     const comment = isComment(line, s);
+    // (what history_delimiting_chars says; an empty line is kept when it starts with `;`)
+    const hdcs = this.first || s.inHeredoc ? '' : s.open ? '\n' : this.delimiting(line);
     if (this.first) sep = '';
     else if (s.inHeredoc) { sep = s.heredocs.length && this.heredocFirst ? '\n' : ''; text = line + '\n'; }
     else if (s.comment) sep = '\n';
-    else if (literal || s.open) sep = '\n';
-    else sep = this.delimiting(line);
+    else if (literal) sep = '\n';
+    else sep = hdcs;
     // (a comment line inside a command is left out, as it would comment out what follows it)
     if (!this.first && !s.inHeredoc && !s.open && !literal && comment === 1) add = false;
-    if (!this.first && line.trim() === '' && !s.inHeredoc && !s.open && sep === '') add = false;
     this.first = false;
     this.feed(line);
     s.comment = comment !== 0 && !s.inHeredoc;
-    return { sep, add, text };
+    return { sep, add, text, hdcs };
   }
 
   private heredocFirst = false;
@@ -115,10 +116,16 @@ export class LineJoiner {
       if (c === '$' && (line[i + 1] === '(' || line[i + 1] === '{')) { stack.push(line[i + 1] === '(' ? '(' : '{'); word += '$'; i += 2; continue; }
       if (c === ' ' || c === '\t') { endWord(); i++; continue; }
       if (c === '#' && word === '') break;
+      if (c === '(' && line[i + 1] === '(' && word === '') {
+        // (`(( … ))` is one token for the parser)
+        let depth = 0, k = i;
+        for (; k < line.length; k++) { if (line[k] === '(') depth++; else if (line[k] === ')' && --depth === 0) break; }
+        if (k < line.length) { lineToks.push('((…))'); i = k + 1; continue; }
+      }
       const op = OPS.find((o) => line.startsWith(o, i));
       if (op) {
-        if (op === '(' && word.endsWith('=')) s.compound++;
-        else if (op === ')' && s.compound > 0) s.compound--;
+        // (`name=(…)` is one word for the parser, however many lines it takes)
+        if ((op === '(' && word.endsWith('=')) || (op === ')' && s.compound > 0)) { s.compound += op === '(' ? 1 : -1; word = word === '' ? '=()' : word + op; i++; continue; }
         endWord();
         lineToks.push(op);
         i += op.length;
@@ -172,7 +179,7 @@ function isComment(line: string, s: TextState): number {
 }
 
 /** Records a line read (bash's maybe_add_history / bash_add_history). */
-function record(sh: Shell, h: HistoryList, line: string, j: { sep: string; add: boolean; text: string }, env: HistoryEnv): void {
+function record(sh: Shell, h: HistoryList, line: string, j: { sep: string; add: boolean; text: string; hdcs: string }, env: HistoryEnv): void {
   h.lastLineAdded = false;
   if (h.lineCount > 1 && sh.shopt.has('cmdhist')) {
     if (h.firstLineSaved && j.add) h.addOrJoin(j.text, env, j.sep);
@@ -228,7 +235,7 @@ export async function runHistoryLines(sh: Shell, start: number, st: number, defe
             h.lineCount++;
             const keep = joiner.st.inHeredoc || joiner.st.open !== '';
             const j = joiner.next('', sh.shopt.has('lithist'));
-            if (keep || j.sep.startsWith(';')) record(sh, h, '', { ...j, add: true }, historyEnv(sh));
+            if (keep || j.hdcs.startsWith(';')) record(sh, h, '', { ...j, add: true }, historyEnv(sh));
           } else joiner.next(ln, false);
         }
         // (set -v: bash echoes the line as expanded, and not a dropped one)

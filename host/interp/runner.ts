@@ -1064,7 +1064,8 @@ export class Shell {
         deferred.hdocWarning = undefined;
       }
       // with history on, the script is read line by line and each line recorded (history-reader.ts)
-      if (this.source === this.historySource && this.history.recording && this.startsLine(s.Position)) return runHistoryLines(this, s.Position, st, deferred, scriptFile);
+      // (from the line after the previous statement's: comment lines between are read and recorded too)
+      if (this.source === this.historySource && this.history.recording && this.startsLine(s.Position)) return runHistoryLines(this, i > 0 ? Math.min(s.Position, this.verboseEnd(list, i - 1).end) : s.Position, st, deferred, scriptFile);
       // once aliases exist, the rest is read line by line with aliases expanded on the text
       if (this.aliases.size && this.shopt.has('expand_aliases') && this.startsLine(s.Position)) return this.runAliased(s.Position, st, deferred, scriptFile);
       const newLine = i === 0 || !this.sameLine(list[i - 1]!, s);
