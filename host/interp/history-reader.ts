@@ -48,12 +48,13 @@ export class LineJoiner {
    * The text to put between the entry so far and `line` (bash's history_delimiting_chars), and
    * whether the line is saved at all; then takes the line in.
    */
-  next(line: string, literal: boolean): { sep: string; add: boolean; text: string; hdcs: string } {
+  next(line: string, literal: boolean): { sep: string; add: boolean; text: string; hdcs: string; quoted: boolean } {
     const s = this.st;
     let sep: string, add = true, text = line;
     const comment = isComment(line, s);
     // (what history_delimiting_chars says; an empty line is kept when it starts with `;`)
     const hdcs = this.first || s.inHeredoc ? '' : s.open ? '\n' : this.delimiting(line);
+    const quoted = s.open !== '';
     if (this.first) sep = '';
     else if (s.inHeredoc) { sep = s.heredocs.length && this.heredocFirst ? '\n' : ''; text = line + '\n'; }
     else if (s.comment) sep = '\n';
@@ -64,7 +65,7 @@ export class LineJoiner {
     this.first = false;
     this.feed(line);
     s.comment = comment !== 0 && !s.inHeredoc;
-    return { sep, add, text, hdcs };
+    return { sep, add, text, hdcs, quoted };
   }
 
   private heredocFirst = false;
@@ -179,14 +180,14 @@ function isComment(line: string, s: TextState): number {
 }
 
 /** Records a line read (bash's maybe_add_history / bash_add_history). */
-function record(sh: Shell, h: HistoryList, line: string, j: { sep: string; add: boolean; text: string; hdcs: string }, env: HistoryEnv): void {
+function record(sh: Shell, h: HistoryList, j: { sep: string; add: boolean; text: string; quoted: boolean }, env: HistoryEnv): void {
   h.lastLineAdded = false;
-  if (h.lineCount > 1 && sh.shopt.has('cmdhist')) {
-    if (h.firstLineSaved && j.add) h.addOrJoin(j.text, env, j.sep);
+  if (h.lineCount > 1) {
+    // (a later line: kept only if the first was, joined to it with cmdhist, else its own entry; HISTCONTROL is not asked)
+    if (h.firstLineSaved && j.add) { if (sh.shopt.has('cmdhist')) h.addOrJoin(j.text, env, j.sep, j.quoted); else h.push(j.text, env); }
     return;
   }
   h.firstLineSaved = h.checkAdd(j.text, env);
-  void line;
 }
 
 /**
@@ -224,18 +225,18 @@ export async function runHistoryLines(sh: Shell, start: number, st: number, defe
             if (r.status === -1) {
               await sh.writeFd(2, `${sh.errSourceName()}: line ${at - dropped}: ${r.text}\n`).catch(() => undefined);
             } else if (r.status !== 0) await sh.writeFd(2, r.text + '\n').catch(() => undefined);
-            if (r.status === 2) record(sh, h, r.text, joiner.next(r.text, sh.shopt.has('lithist')), env);
+            if (r.status === 2) record(sh, h, joiner.next(r.text, sh.shopt.has('lithist')), env);
             if (r.status === -1 || r.status === 2) { h.lineCount--; dropped++; continue; }
             ln = r.text;
           }
-          record(sh, h, ln, joiner.next(ln, sh.shopt.has('lithist')), historyEnv(sh));
+          record(sh, h, joiner.next(ln, sh.shopt.has('lithist')), historyEnv(sh));
         } else {
           if (on && h.lineCount > 0) {
             // (an empty line inside a command: kept in a here-document or quoted string, or where bash would add `;`)
             h.lineCount++;
             const keep = joiner.st.inHeredoc || joiner.st.open !== '';
             const j = joiner.next('', sh.shopt.has('lithist'));
-            if (keep || j.hdcs.startsWith(';')) record(sh, h, '', { ...j, add: true }, historyEnv(sh));
+            if (keep || j.hdcs.startsWith(';')) record(sh, h, { ...j, add: true }, historyEnv(sh));
           } else joiner.next(ln, false);
         }
         // (set -v: bash echoes the line as expanded, and not a dropped one)

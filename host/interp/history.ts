@@ -123,13 +123,13 @@ export class HistoryList {
   }
 
   /** bash_add_history: a new entry, or (a later line of a multi-line command) joined to the last one with `sep`. */
-  addOrJoin(line: string, env: HistoryEnv, sep: string | undefined): void {
+  addOrJoin(line: string, env: HistoryEnv, sep: string | undefined, quoted = false): void {
     if (sep !== undefined && this.lineCount > 1 && this.entries.length) {
       const cur = this.entries[this.entries.length - 1]!;
       let text = cur.line;
-      // (an escaped newline goes, as the parser removes it)
-      if (sep !== '\n' && text.endsWith('\\') && !text.endsWith('\\\\')) { text = text.slice(0, -1); sep = ''; }
-      if (text.endsWith('\n') && sep.startsWith(';')) sep = sep.slice(1);
+      // (an escaped newline outside quotes goes, as the parser removes it)
+      if (!quoted && text.endsWith('\\') && !text.endsWith('\\\\')) { text = text.slice(0, -1); sep = ''; }
+      if (!quoted && text.endsWith('\n') && sep.startsWith(';')) sep = sep.slice(1);
       cur.line = text + sep + line;
       return;
     }
