@@ -17,8 +17,8 @@ export interface Outcome { stdout: string; stderr: string; status: number }
 
 /**
  * Parses a fixture file: cases start with `### name [flags]`; flags: nostderr, posix, stdin=TEXT
- * (\n escapes), restricted (`bash -r`), file (run as `bash script.sh`, the script saved in the
- * case's directory, instead of `bash -c`).
+ * (\n escapes), @restricted (`bash -r`), @file (run as `bash script.sh`, the script saved in
+ * the case's directory, instead of `bash -c`).
  */
 export function loadCases(file: string): Case[] {
   const text = fs.readFileSync(file, 'utf8');
@@ -36,8 +36,9 @@ export function loadCases(file: string): Case[] {
       if (sm) { c.stdin = sm[1]!.replace(/\\n/g, '\n').replace(/\\t/g, '\t'); spec = spec.slice(0, sm.index); }
       if (/\bnostderr\b/.test(spec)) { c.stderr = false; spec = spec.replace(/\bnostderr\b/, ''); }
       if (/\bposix\b/.test(spec)) { c.posix = true; spec = spec.replace(/\bposix\b/, ''); }
-      if (/\brestricted\b/.test(spec)) { c.restricted = true; spec = spec.replace(/\brestricted\b/, ''); }
-      if (/\bfile\b/.test(spec)) { c.asFile = true; spec = spec.replace(/\bfile\b/, ''); }
+      // (`@`-words: names say "file" and "restricted" often)
+      if (/(^|\s)@restricted\b/.test(spec)) { c.restricted = true; spec = spec.replace(/(^|\s)@restricted\b/, ''); }
+      if (/(^|\s)@file\b/.test(spec)) { c.asFile = true; spec = spec.replace(/(^|\s)@file\b/, ''); }
       c.name = spec.trim();
       cur = c;
       continue;
