@@ -21,6 +21,8 @@ import { hasMeta, matchPattern } from './pattern.ts';
 import { isVirtualPid } from './virtual-pids.ts';
 import { sequenceLength } from './utf8-chars.ts';
 import { isName } from './names.ts';
+import { isRestricted, restrictedMsg, setRestrictedShell } from './restricted.ts';
+import { defineHistoryBuiltins } from './history-builtins.ts';
 import { zoneAt } from './tzinfo.ts';
 import { formatLongDouble, fromNumber, parseLongDouble, type LongDouble } from './longdouble.ts';
 
@@ -604,6 +606,8 @@ function testSync(sh: Shell, args: string[]): number | undefined {
 
 // ---- cd / pwd / dirs ---------------------------------------------------------------------------
 async function chdir(sh: Shell, dir: string, name = 'cd', physical = false): Promise<number> {
+  // (pushd/popd change directory through bash's cd, which refuses in a restricted shell)
+  if (name !== 'cd' && isRestricted(sh)) { await sh.err(restrictedMsg(name)); return 1; }
   let target = path.resolve(sh.cwd, dir);
   let st: fs.Stats;
   // like bash: the logical path when each directory before a `..` exists, else (and for -P)
@@ -634,6 +638,7 @@ function dotDotOk(cwd: string, dir: string): boolean {
 }
 
 def(['cd'], async (sh, args) => {
+  if (isRestricted(sh)) { await sh.err(restrictedMsg('cd')); return 1; }
   // (the last of -L and -P counts; bash has no -@ without extended attributes)
   const o = await flagOptions(sh, 'cd', args, 'LPe');
   if (typeof o === 'number') return o;
@@ -1290,6 +1295,7 @@ export function setLongOpt(sh: Shell, name: string, on: boolean): void {
   if (name === 'posix') { if (on) sh.shopt.add('inherit_errexit').add('shift_verbose'); else sh.shopt.delete('shift_verbose'); }
   if (name in longOpts) { (sh.opts as unknown as Record<string, boolean>)[longOpts[name]!] = on; return; }
   sh.setOpts.set(name, on);
+  if (name === 'history') sh.history.recording = on;
   if (on && name === 'vi') sh.setOpts.set('emacs', false); // the editing modes exclude each other
   if (on && name === 'emacs') sh.setOpts.set('vi', false);
 }
@@ -1328,7 +1334,14 @@ def(['set'], async (sh, args) => {
       }
       const o = optionLetters[c];
       if (o) { sh.opts[o] = enable; continue; }
-      if ('hBHmbkpPtT'.includes(c)) continue;
+      if (c === 'r') {
+        // (restricted mode is for good: `set +r` in it is an invalid option, status 1)
+        if (enable) sh.setOpts.set('restricted', true);
+        else if (isRestricted(sh)) { await usageErr(sh, 'set', '+r: invalid option'); return 1; }
+        continue;
+      }
+      if (c === 'H') { setLongOpt(sh, 'histexpand', enable); continue; } // (history expansion: history-reader.ts)
+      if ('hBmbkpPtT'.includes(c)) continue;
       return usageErr(sh, 'set', `${a[0]}${c}: invalid option`);
     }
   }
@@ -1376,7 +1389,7 @@ def(['shopt'], async (sh, args) => {
   let st = 0;
   for (const n of list) {
     if (!shoptNames.includes(n)) { await errOut(sh, 'shopt', `${n}: invalid shell option name`); st = 1; continue; }
-    if (mode && names.length) { if (mode === 's') sh.shopt.add(n); else sh.shopt.delete(n); continue; }
+    if (mode && names.length) { if (n === 'restricted_shell') setRestrictedShell(sh); else if (mode === 's') sh.shopt.add(n); else sh.shopt.delete(n); continue; }
     const on = sh.shopt.has(n);
     if (mode && !names.length && (mode === 's') !== on) continue;
     if (quiet) { if (!on) st = 1; continue; }
@@ -1698,6 +1711,7 @@ def(['source', '.'], async (sh, args) => {
   if (o.i > 1) args = [args[0]!, ...args.slice(o.i)];
   const file = args[1];
   if (file === undefined) return usageErr(sh, args[0]!, 'filename argument required');
+  if (isRestricted(sh) && file.includes('/')) { await errOut(sh, args[0]!, restrictedMsg(file)); return 1; }
   let p: string | undefined;
   if (!file.includes('/')) {
     for (const dir of (sh.getVar('PATH') ?? '').split(':')) {
@@ -1777,6 +1791,7 @@ def(['exec'], async (sh, args) => {
   if (args[i] === '--') i++;
   const rest = args.slice(i);
   if (rest.length === 0) return 0;
+  if (isRestricted(sh)) { await errOut(sh, 'exec', restrictedMsg()); return 1; }
   if (argv0 !== undefined || login) rest[0] = (login ? '-' : '') + (argv0 ?? rest[0]!);
   const found = lookPath(sh, args[i]!);
   if (found.error) {
@@ -1880,6 +1895,7 @@ def(['command'], async (sh, args) => {
   }
   const rest = args.slice(i);
   if (rest.length === 0) return 0;
+  if (std && isRestricted(sh)) { await errOut(sh, 'command', restrictedMsg('-p')); return 1; }
   // -p: search bash's standard path (confstr _CS_PATH) instead of $PATH
   if (mode) {
     let any = false;
@@ -2390,6 +2406,7 @@ def(['enable'], async (sh, args) => {
   const o = await simpleOpts(sh, args, 'adnpsf');
   if (typeof o === 'number') return o;
   const names = args.slice(o.i);
+  if ((o.flags.has('f') || o.flags.has('d')) && isRestricted(sh)) { await errOut(sh, 'enable', restrictedMsg()); return 1; }
   if (o.flags.has('f') || o.flags.has('d')) { await errOut(sh, 'enable', 'cannot open shared object: dynamic loading not available'); return 1; }
   const off = o.flags.has('n');
   if (names.length === 0 || o.flags.has('p')) {
@@ -2404,6 +2421,8 @@ def(['enable'], async (sh, args) => {
   let st = 0;
   for (const n of names) {
     if (!ENABLE_LIST.includes(n) || !builtins.has(n)) { await errOut(sh, 'enable', `${n}: not a shell builtin`); st = 1; continue; }
+    // (restricted: a disabled builtin stays disabled)
+    if (!off && sh.disabled?.has(n) && isRestricted(sh)) { await errOut(sh, 'enable', restrictedMsg()); st = 1; continue; }
     if (off) (sh.disabled ??= new Set()).add(n); else sh.disabled?.delete(n);
   }
   return st;
@@ -2471,67 +2490,6 @@ function int64Arg(a: string): number | undefined {
   return BigInt.asIntN(64, n) === n ? Number(n) : undefined;
 }
 
-def(['history'], async (sh, args) => {
-  // (non-interactive: the script's own lines are not recorded; the list holds what -s and -r put in it)
-  const h = sh.history;
-  const flags = new Set<string>();
-  let del: string | undefined, i = 1;
-  for (; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') { i++; break; }
-    if (a.length < 2 || a[0] !== '-') break;
-    for (let k = 1; k < a.length; k++) {
-      const c = a[k]!;
-      if (!'acdnprsw'.includes(c)) return usageErr(sh, 'history', `-${c}: invalid option`);
-      flags.add(c);
-      if (c === 'd') {
-        if (k < a.length - 1) del = a.slice(k + 1); else if (i + 1 < args.length) del = args[++i]!;
-        else return usageErr(sh, 'history', '-d: option requires an argument');
-        break;
-      }
-    }
-  }
-  const list = args.slice(i);
-  const file = [...'anrw'].filter((c) => flags.has(c));
-  if (file.length > 1) { await errOut(sh, 'history', 'cannot use more than one of -anrw'); return 1; }
-  if (flags.has('c')) { h.length = 0; sh.historyAppended = 0; if (!list.length) return 0; }
-  if (flags.has('s')) { if (list.length) h.push(list.join(' ')); return 0; }
-  if (flags.has('p')) { if (list.length) await out(sh, list.map((w) => w + '\n').join('')); return 0; }
-  if (del !== undefined) {
-    const n = int64Arg(del) ?? NaN;
-    const at = n < 0 ? h.length + n : n - 1;
-    if (Number.isNaN(n) || at < 0 || at >= h.length) { await errOut(sh, 'history', `${del}: history position out of range`); return 1; }
-    h.splice(at, 1);
-    sh.historyAppended = Math.min(sh.historyAppended, h.length);
-    return 0;
-  }
-  if (!file.length && !flags.has('c')) {
-    let from = 0;
-    if (list.length) {
-      if (int64Arg(list[0]!) === undefined) { await errOut(sh, 'history', `${list[0]}: numeric argument required`); return 1; }
-      if (list.length > 1) throw new DiscardError('history: too many arguments', 1, true);
-      from = Math.max(0, h.length - Math.abs(Number(list[0])));
-    }
-    await out(sh, h.slice(from).map((l, k) => `${String(from + k + 1).padStart(5)}  ${l}\n`).join(''));
-    return 0;
-  }
-  // (readline's default file: ~/.history)
-  const name = list[0] ?? sh.getVar('HISTFILE') ?? path.join(sh.getVar('HOME') ?? '', '.history');
-  const p = Buffer.from(path.resolve(sh.cwd, name), 'latin1');
-  const text = (from: number): Buffer => Buffer.from(h.slice(from).map((l) => l + '\n').join(''), 'latin1');
-  try {
-    if (flags.has('r') || flags.has('n')) {
-      // (readline reads regular files only)
-      if (!(await fs.promises.stat(p)).isFile()) return 1;
-      const lines = (await fs.promises.readFile(p)).toString('latin1').split('\n');
-      if (lines[lines.length - 1] === '') lines.pop();
-      h.push(...lines);
-      sh.historyAppended = h.length;
-    } else if (flags.has('w')) await fs.promises.writeFile(p, text(0));
-    else if (flags.has('a')) { await fs.promises.appendFile(p, text(sh.historyAppended)); sh.historyAppended = h.length; }
-  } catch { return 1; }
-  return 0;
-});
 // Non-interactive bash: no line editing, no completion, no job control.
 def(['suspend'], async (sh) => { await errOut(sh, 'suspend', 'cannot suspend: no job control'); return 1; });
 def(['logout'], async (sh) => { await errOut(sh, 'logout', "not login shell: use `exit'"); return 1; });
@@ -2632,6 +2590,11 @@ def(['hash'], async (sh, args) => {
     await out(sh, h.size ? formatHashTable(h, reusable) : 'hash: hash table empty\n');
     return 0;
   }
+  if (setPath !== undefined && isRestricted(sh)) {
+    // (restricted: the file must be one a PATH search finds)
+    if (setPath.includes('/')) { await errOut(sh, 'hash', restrictedMsg(setPath)); return 1; }
+    if (!lookPath(sh, setPath).path) { await errOut(sh, 'hash', `${setPath}: not found`); return 1; }
+  }
   let st = 0;
   for (const n of names) {
     if (setPath !== undefined) { h.set(n, { path: setPath, hits: 0 }); continue; }
@@ -2730,3 +2693,4 @@ def(['kill'], async (sh, args) => {
   return st;
 });
 
+defineHistoryBuiltins(def);

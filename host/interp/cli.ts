@@ -10,6 +10,7 @@ import { Shell, toBytes, fromBytes, optionLetters, setScriptRunner, signalListen
 import { inheritedFd, pendingBlockingOps, unblockOpens } from './io.ts';
 import { longOptNames, setLongOpt, shoptNames } from './builtins.ts';
 import { isName } from './names.ts';
+import { startRestricted } from './restricted.ts';
 
 export interface RunOptions {
   posix?: boolean;
@@ -31,6 +32,8 @@ export interface RunOptions {
   shopts?: Map<string, boolean>;
   /** `set -o` options without an effect here (`-o vi`…). */
   setOpts?: Map<string, boolean>;
+  /** `bash -r` / `--restricted`: a restricted shell from the start (restricted.ts). */
+  restricted?: boolean;
 }
 
 /** Builds a shell with the process-like initial state. */
@@ -117,7 +120,8 @@ export function newShell(o: RunOptions = {}): Shell {
   // SHELLOPTS/BASHOPTS: readonly, computed on use; from the environment they turn options on
   for (const [k, set] of [['SHELLOPTS', (n: string) => { if (longOptNames.includes(n)) setLongOpt(sh, n, true); }], ['BASHOPTS', (n: string) => { if (shoptNames.includes(n)) sh.shopt.add(n); }]] as const) {
     const fromEnv = env[k];
-    if (fromEnv !== undefined) for (const n of fromEnv.split(':')) set(n);
+    // (a restricted shell does not parse them, as bash)
+    if (fromEnv !== undefined && !o.restricted) for (const n of fromEnv.split(':')) set(n);
     g.set(k, { str: '', readonly: true, exported: fromEnv !== undefined });
   }
   g.set('BASH', { str: fs.existsSync('/usr/bin/bash') ? '/usr/bin/bash' : '/bin/bash' });
@@ -130,6 +134,10 @@ export function newShell(o: RunOptions = {}): Shell {
   sh.errName = sh.arg0;
   sh.params = o.params ?? [];
   sh.procGroups = o.procGroups ?? !(safeTty(0) || safeTty(1) || safeTty(2));
+  // (bash restricts the shell once its startup files are read: there are none here)
+  if (o.restricted) startRestricted(sh);
+  // (`-o history` or SHELLOPTS at startup shows as on but records nothing, as in bash: history.ts)
+  sh.history.recording = false;
   return sh;
 }
 
@@ -199,7 +207,7 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
   let name = 'bash';
   const opts: Partial<Options> = {};
   let i = 0;
-  let cmdMode = false, stdinMode = false;
+  let cmdMode = false, stdinMode = false, restricted = false;
   const shopts = new Map<string, boolean>(), setOpts = new Map<string, boolean>();
   for (; i < argv.length; i++) {
     const a = argv[i]!;
@@ -216,6 +224,7 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
     }
     if (a === '--') { i++; break; }
     if (a === '--verbose') { opts.verbose = true; continue; }
+    if (a === '--restricted') { restricted = true; continue; }
     if (a === '--debug' || a === '--debugger') continue;
     if (a.startsWith('--')) return badOption('bash', a);
     // option letters, possibly grouped; each `o`/`O` takes the next argument (`-oo errexit noglob`);
@@ -240,6 +249,8 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
         if (c === 'l') { shopts.set('login_shell', true); continue; } // login shell: no startup files here
         if (c === 'i') { opts.interactive = on; continue; }
         if (c === 's') { stdinMode = true; continue; }
+        if (c === 'r') { if (on) restricted = true; continue; }
+        if (c === 'H') { setOpts.set('histexpand', on); continue; }
         const o = optionLetters[c];
         if (o) (opts as Record<string, boolean>)[o] = on;
         else return badOption(sh, `${a[0]}${c}`);
@@ -253,7 +264,7 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
     if (rest.length === 0) { process.stderr.write(`bash: -c: option requires an argument\n`); return 2; }
     script = Buffer.from(rest[0]!, 'utf8');
     name = rest[1] ?? 'bash';
-    return run(script, name, rest.slice(2).map(toBytes), posix, opts, true, shopts, setOpts);
+    return run(script, name, rest.slice(2).map(toBytes), posix, opts, true, shopts, setOpts, restricted);
   }
   if (rest.length === 0 || stdinMode) {
     // script from stdin
@@ -265,7 +276,7 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
       if (n === 0) break;
       chunks.push(Buffer.from(buf.subarray(0, n)));
     }
-    return run(Buffer.concat(chunks), 'bash', rest.map(toBytes), posix, opts, false, shopts, setOpts);
+    return run(Buffer.concat(chunks), 'bash', rest.map(toBytes), posix, opts, false, shopts, setOpts, restricted);
   }
   const file = rest[0]!;
   try {
@@ -281,11 +292,11 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${file}: ${file}: cannot execute binary file\n`);
     return 126;
   }
-  return run(script, file, rest.slice(1).map(toBytes), posix, opts, false, shopts, setOpts);
+  return run(script, file, rest.slice(1).map(toBytes), posix, opts, false, shopts, setOpts, restricted);
 }
 
-async function run(script: Buffer, name: string, params: string[], posix: boolean, opts: Partial<Options>, cMode = false, shopts?: Map<string, boolean>, setOpts?: Map<string, boolean>): Promise<number> {
-  const o: RunOptions = { posix, name: toBytes(name), params, opts, shopts, setOpts };
+async function run(script: Buffer, name: string, params: string[], posix: boolean, opts: Partial<Options>, cMode = false, shopts?: Map<string, boolean>, setOpts?: Map<string, boolean>, restricted = false): Promise<number> {
+  const o: RunOptions = { posix, name: toBytes(name), params, opts, shopts, setOpts, restricted };
   const parsed = parseScript(script.toString('latin1'), posix);
   const sh = newShell(o);
   sh.cMode = cMode;

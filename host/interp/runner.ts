@@ -28,6 +28,9 @@ import type { CompletionSpecs } from './completion-specs.ts';
 import { sigKey } from './signals.ts';
 import { endsProcess, virtualPid } from './virtual-pids.ts';
 import { isName } from './names.ts';
+import { isRestricted, redirectError, slashCommandError } from './restricted.ts';
+import { HistoryList } from './history.ts';
+import { runHistoryLines } from './history-reader.ts';
 
 export interface Var {
   str?: string | undefined;
@@ -205,9 +208,10 @@ export class Shell {
    */
   jobKill = { sig: 0 };
   dirStack: string[] = [];
-  /** The `history` builtin's list (lines added by -s and -r) and how many of them -a or -w wrote. */
-  history: string[] = [];
-  historyAppended = 0;
+  /** The history list (history.ts): lines read while `set -o history` is on, and what `history -s`/`-r` add. */
+  history = new HistoryList();
+  /** The source whose lines history records: the script or -c string (not eval, `.` or traps). */
+  historySource: SourceInfo | undefined;
   /** Counts `set` builtin calls that replaced the positional parameters (for `source FILE ARGS`). */
   setParamsCount = 0;
   source: SourceInfo = { src: '', lines: [0], name: 'bash' };
@@ -412,7 +416,7 @@ export class Shell {
       case 'BASH_COMMAND': return this.curCmdText();
       case 'EPOCHSECONDS': return String(Math.floor(Date.now() / 1000));
       case 'EPOCHREALTIME': return epochRealtime();
-      case 'HISTCMD': return '0'; // (no history in a non-interactive shell)
+      case 'HISTCMD': return this.history.recording ? String(this.history.base + this.history.length - 1) : '0';
       case '_': return this.lastArg;
       case 'BASH_ARGV0': if (!this.getVarRaw(name)) return this.arg0; break;
     }
@@ -428,6 +432,7 @@ export class Shell {
     s += 'h';
     if (o.interactive) s += 'i';
     if (o.noexec) s += 'n';
+    if (this.setOpts.get('restricted')) s += 'r';
     if (o.nounset) s += 'u';
     if (o.verbose) s += 'v';
     if (o.xtrace) s += 'x';
@@ -877,7 +882,8 @@ export class Shell {
       }
     }
     // bash's encoding of an exported function: BASH_FUNC_name%%=() { body }
-    for (const [f] of bucketOrder(this.funcs, 512)) if (this.funcAttrs.get(f)?.includes('x')) env[`BASH_FUNC_${enc(f)}%%`] = enc('() ' + this.functionText(f).replace(/^[^\n]*\n/, ''));
+    // (a restricted shell gives its commands no functions)
+    if (!isRestricted(this)) for (const [f] of bucketOrder(this.funcs, 512)) if (this.funcAttrs.get(f)?.includes('x')) env[`BASH_FUNC_${enc(f)}%%`] = enc('() ' + this.functionText(f).replace(/^[^\n]*\n/, ''));
     if (extra) for (const [k, v] of extra) env[enc(k)] = enc(v);
     return env;
   }
@@ -992,7 +998,7 @@ export class Shell {
     s.shownTraps = this.shownTraps ?? (this.traps.size ? new Map(this.traps) : undefined);
     s.curCmd = this.curCmd; s.curCmdSrc = this.curCmdSrc;
     s.lastBgPid = this.lastBgPid; s.funcDepth = this.funcDepth; s.loopDepth = 0; s.subshell = this.subshell + 1;
-    s.bashpid = virtualPid(); s.jobKill = this.jobKill; s.dirStack = this.dirStack.slice(); s.history = this.history.slice(); s.historyAppended = this.historyAppended; s.source = this.source; s.curPos = this.curPos;
+    s.bashpid = virtualPid(); s.jobKill = this.jobKill; s.dirStack = this.dirStack.slice(); s.history = this.history.clone(); s.source = this.source; s.curPos = this.curPos;
     s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.stdinRedirected = this.stdinRedirected; s.funcLines = this.funcLines.slice(); s.funcFiles = this.funcFiles.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.parseUtf8 = this.parseUtf8; s.localeTried = this.localeTried && new Set(this.localeTried); s.seconds = this.seconds; s.lostSpecial = this.lostSpecial && new Set(this.lostSpecial); s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
     s.lastArgValue = this.lastArgValue; s.prevLastArg = this.prevLastArg; s.envUnderscore = this.envUnderscore;
     s.noErrexit = this.noErrexit; s.cMode = this.cMode; s.traceLevel = this.traceLevel; s.quietSignals = this.quietSignals;
@@ -1054,6 +1060,7 @@ export class Shell {
   // ---- top level -------------------------------------------------------------------------
   async runFile(f: File, syntaxErr?: DeferredParseError, warning?: { line: number; at: number; message: string }): Promise<number> {
     let st = 0;
+    this.historySource = this.source;
     try {
       const deferred: { error?: DeferredParseError; hdocWarning?: { fromLine: number; text: string } } = { error: syntaxErr };
       if (warning) {
@@ -1129,6 +1136,9 @@ export class Shell {
         await this.writeFd(2, deferred.hdocWarning.text).catch(() => undefined);
         deferred.hdocWarning = undefined;
       }
+      // with history on, the script is read line by line and each line recorded (history-reader.ts)
+      // (from the line after the previous statement's: comment lines between are read and recorded too)
+      if (this.source === this.historySource && this.history.recording && this.startsLine(s.Position)) return runHistoryLines(this, i > 0 ? Math.min(s.Position, this.verboseEnd(list, i - 1).end) : s.Position, st, deferred, scriptFile);
       // once aliases exist, the rest is read line by line with aliases expanded on the text
       if (this.aliases.size && this.shopt.has('expand_aliases') && this.startsLine(s.Position)) return this.runAliased(s.Position, st, deferred, scriptFile);
       const newLine = i === 0 || !this.sameLine(list[i - 1]!, s);
@@ -1257,6 +1267,8 @@ export class Shell {
     if (deferred) deferred.error = undefined;
     try {
       while (!rd.done) {
+        // (`set -o history` on the line before: reading goes on line by line, recorded)
+        if (orig === this.historySource && this.history.recording && deferred) { this.source = orig; return runHistoryLines(this, rd.srcPos, st, deferred, scriptFile); }
         rd.reset();
         let text = '';
         let parsed: ReturnType<typeof parseScript> | undefined;
@@ -2522,6 +2534,9 @@ export class Shell {
       const C = fs.constants;
       const open = async (flags: number): Promise<OsFd> => {
         const p = await target();
+        // (restricted: every open for writing, `>&FILE` included, is refused)
+        // (bash names a `{var}>FILE` redirection by its variable here)
+        if ((flags & (C.O_WRONLY | C.O_RDWR)) !== 0) { const re = redirectError(this, varName ?? p); if (re) throw new ShellError(re, 1); }
         if (this.opts.noclobber && (r.Op === Tok.rdrOut || r.Op === Tok.rdrAll)) {
           try { if (fs.statSync(this.pathBuf(p)).isFile()) throw new ShellError(`${p}: cannot overwrite existing file`, 1); } catch (e) { if (e instanceof ShellError) throw e; }
         }
@@ -2872,6 +2887,8 @@ export class Shell {
       }
     };
     if (!redirs.length) return run();
+    // (restricted: a disk command named with a `/` fails before its redirections are made)
+    if (isRestricted(this) && args[0]!.includes('/') && !this.funcs.has(args[0]!) && !builtins.has(args[0]!)) return this.callArgs(args);
     if (!(isSpecial && this.posix)) return this.withRedirs(redirs, run);
     // (a POSIX special builtin's failed redirection exits the shell)
     let ran = false;
@@ -2935,6 +2952,8 @@ export class Shell {
     }
     const pc = getPrivateCommand(name);
     if (pc) return this.callPrivate(pc, args);
+    const rs = slashCommandError(this, name);
+    if (rs) { await this.err(rs); return 1; }
     return this.external(args, temp);
   }
 

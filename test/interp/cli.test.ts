@@ -80,7 +80,7 @@ describe('interp CLI', function () {
       expect(r.stdout).to.contain('s.sh s.sh s.sh|2 3 0|f g main\n');
     } finally { fs.rmSync(dir, { recursive: true, force: true }); }
   });
-  it('takes bash\'s invocation options like bash does (-O/+O, -i, -l, -s, -, SHELLOPTS from the environment)', function () {
+  it('takes bash\'s invocation options like bash does (-O/+O, -i, -l, -s, -, -r/--restricted, -H, SHELLOPTS from the environment)', function () {
     this.timeout(90000); // ~40 interpreter and bash processes: slow on a loaded machine
     const cases: [string[], string][] = [
       [['-O', 'nullglob', '-c', 'echo a *.none b; shopt -p nullglob'], ''],
@@ -102,8 +102,26 @@ describe('interp CLI', function () {
       expect(r.status, args.join(' ')).to.equal(b.status);
     }
     const env = { ...process.env, SHELLOPTS: 'xtrace' };
+    // restricted mode and history expansion from the command line (stdout, stderr and status as bash's)
+    for (const args of [
+      ['-r', '-c', 'echo $-; shopt -p restricted_shell; declare -p ENV; cd /; echo "cd=$?"; echo x > f; echo "redir=$?"\n'],
+      ['--restricted', '-c', 'set +r; echo "st=$? $-"\n'],
+      ['-H', '-c', 'set -o history; echo $-\necho a\n!!\n!nope\necho "st=$?"\n'],
+      ['-o', 'history', '-c', 'set -o | grep -w history; echo a\nhistory; echo "HISTCMD=$HISTCMD"\n'],
+      ['+H', '-c', 'echo $-\n'],
+    ]) {
+      const r = interp(args);
+      const b = spawnSync('bash', args, { encoding: 'utf8', env: { ...process.env, HOME: '/nonexistent' } });
+      expect([r.stdout, r.stderr, r.status], args.join(' ')).to.deep.equal([b.stdout, b.stderr, b.status]);
+    }
     const r = spawnSync(process.execPath, ['--import', 'tsx', entry, '-c', 'echo $-; declare -p SHELLOPTS'], { encoding: 'utf8', env });
     expect(r.stdout).to.equal('hxBc\ndeclare -rx SHELLOPTS="braceexpand:hashall:interactive-comments:xtrace"\n');
+    // (a restricted shell does not parse SHELLOPTS or BASHOPTS from the environment)
+    const renv = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: '/nonexistent', SHELLOPTS: 'xtrace', BASHOPTS: 'dotglob' };
+    const rargs = ['-r', '-c', 'echo $-; shopt -p dotglob; declare -p SHELLOPTS'];
+    const ri = spawnSync(process.execPath, ['--import', 'tsx', entry, ...rargs], { encoding: 'utf8', env: renv });
+    const rb = spawnSync('bash', rargs, { encoding: 'utf8', env: renv });
+    expect([ri.stdout, ri.stderr, ri.status]).to.deep.equal([rb.stdout, rb.stderr, rb.status]);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'interp-cli-'));
     try {
       fs.writeFileSync(path.join(dir, 'bin.sh'), 'echo one \0 two\n');

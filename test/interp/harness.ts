@@ -12,10 +12,14 @@ import { findSpawnAddon, setSpawnAddon } from '../../host/interp/native-spawn.ts
 // external commands start as they do from the CLI: through the posix_spawn addon `make build` made
 setSpawnAddon(findSpawnAddon([path.resolve('dist')]));
 
-export interface Case { name: string; script: string; stdin?: string; posix?: boolean; stderr?: boolean; file: string }
+export interface Case { name: string; script: string; stdin?: string; posix?: boolean; stderr?: boolean; file: string; restricted?: boolean; asFile?: boolean }
 export interface Outcome { stdout: string; stderr: string; status: number }
 
-/** Parses a fixture file: cases start with `### name [flags]`; flags: nostderr, posix, stdin=TEXT (\n escapes). */
+/**
+ * Parses a fixture file: cases start with `### name [flags]`; flags: nostderr, posix, stdin=TEXT
+ * (\n escapes), @restricted (`bash -r`), @file (run as `bash script.sh`, the script saved in
+ * the case's directory, instead of `bash -c`).
+ */
 export function loadCases(file: string): Case[] {
   const text = fs.readFileSync(file, 'utf8');
   const cases: Case[] = [];
@@ -32,6 +36,9 @@ export function loadCases(file: string): Case[] {
       if (sm) { c.stdin = sm[1]!.replace(/\\n/g, '\n').replace(/\\t/g, '\t'); spec = spec.slice(0, sm.index); }
       if (/\bnostderr\b/.test(spec)) { c.stderr = false; spec = spec.replace(/\bnostderr\b/, ''); }
       if (/\bposix\b/.test(spec)) { c.posix = true; spec = spec.replace(/\bposix\b/, ''); }
+      // (`@`-words: names say "file" and "restricted" often)
+      if (/(^|\s)@restricted\b/.test(spec)) { c.restricted = true; spec = spec.replace(/(^|\s)@restricted\b/, ''); }
+      if (/(^|\s)@file\b/.test(spec)) { c.asFile = true; spec = spec.replace(/(^|\s)@file\b/, ''); }
       c.name = spec.trim();
       cur = c;
       continue;
@@ -44,13 +51,19 @@ export function loadCases(file: string): Case[] {
   return cases;
 }
 
+/** The name a `file` case is saved and run under. */
+const SCRIPT = 'script.sh';
+
 export function cleanEnv(home: string): Record<string, string> {
   return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, TERM: 'dumb' };
 }
 
 /** The reference shell: bash, or for POSIX cases `bash --posix` (what `interp --posix` is held to). */
 export function runBash(c: Case, dir: string): Outcome {
-  const [exe, argv] = c.posix ? ['bash', ['--posix', '-c', c.script, 'sh']] : ['bash', ['-c', c.script, 'bash']];
+  const pre = c.restricted ? ['-r'] : [];
+  if (c.asFile) fs.writeFileSync(path.join(dir, SCRIPT), c.script);
+  const run = c.asFile ? [SCRIPT] : ['-c', c.script, c.posix ? 'sh' : 'bash'];
+  const [exe, argv] = ['bash', [...(c.posix ? ['--posix'] : []), ...pre, ...run]];
   // stdin from a regular file, as for the interpreter: Node's stdio pipes are sockets, and a bash
   // whose stdin is a socket believes it runs under rshd and reads the system bashrc first
   const inPath = path.join(os.tmpdir(), `bash-in-${process.pid}-${Math.random().toString(36).slice(2)}`);
@@ -73,8 +86,10 @@ export async function runInterp(c: Case, dir: string): Promise<Outcome> {
   const fout = fs.openSync(outPath, 'w+');
   const ferr = fs.openSync(errPath, 'w+');
   try {
+    if (c.asFile) fs.writeFileSync(path.join(dir, SCRIPT), c.script);
     const status = await runScript(Buffer.from(c.script, 'utf8'), {
-      posix: !!c.posix, name: c.posix ? 'sh' : 'bash', fds: { 0: fin, 1: fout, 2: ferr }, cwd: dir, env: cleanEnv(dir), procGroups: true,
+      posix: !!c.posix, name: c.asFile ? SCRIPT : c.posix ? 'sh' : 'bash', fds: { 0: fin, 1: fout, 2: ferr }, cwd: dir, env: cleanEnv(dir), procGroups: true,
+      restricted: c.restricted, cMode: !c.asFile,
     });
     return { stdout: fs.readFileSync(outPath, 'latin1'), stderr: fs.readFileSync(errPath, 'latin1'), status };
   } finally {
