@@ -17,6 +17,7 @@
 // (`error`), like bash; a `[[ … ]]` error exits with the last status instead of 2.
 import type { ArrayElem, CallExpr, ExtGlob, File, Lit, ParamExp, Redirect, TestClause, Word } from './ast.ts';
 import { parse, ParseError } from './parser.ts';
+import { recordBadSubstWords } from './bad-subst-words.ts';
 
 /** Placeholder name (`__hpA<n>`) → original arithmetic text. */
 export const rawArith = new Map<string, string>();
@@ -79,6 +80,7 @@ function parsePatched(src: string, posix: boolean): File {
   if ((appendMarks.size && src.includes('__hpP')) || (numParams.size && src.includes('__hpS')) || paramOps.size || emptyGlobs.size) markAppends(file);
   if (posix && /\$['"]/.test(src)) dollarQuotes(file, false);
   if (ARRAY_FD_VAR.test(src)) arrayFdVars(file);
+  recordBadSubstWords(file, conds?.src ?? src, newBadSubst, (n) => badSubst.get(n));
   return file;
 }
 
@@ -488,6 +490,13 @@ function fixSubscript(src: string, off: number): string | undefined {
   if (!param) {
     if (!/^\]\+?=/.test(src.slice(close, close + 3))) return undefined;
     if (k === open ? !/[\s(]/.test(src[open - 1] ?? '') : !/^[A-Za-z_]/.test(src[k]!) || (k > ls && !/[\s;&|({]/.test(src[k - 1]!))) return undefined;
+  } else {
+    // The `}` bash's parser matched is inside the brackets (`"${x[1}]"`): bash reads the
+    // subscript on past it when it expands the word, which works only if a `}` follows in the
+    // same word (`${x[1}]}`); otherwise that `${…}` is a run-time bad substitution.
+    const d = src.lastIndexOf('${', k);
+    const bc = paramClose(src, d, off);
+    if (typeof bc === 'number' && bc < close && !/^[^\s;&|<>()"'`\\]*?\}/.test(src.slice(close + 1))) return badSubstAt(src, d + 1);
   }
   return src.slice(0, open + 1) + '"' + inner + '"' + src.slice(close);
 }
@@ -682,14 +691,20 @@ function fixBadSubst(src: string, off: number, e: ParseError): string | undefine
   return badSubstAt(src, off);
 }
 
+/** A placeholder name for `text`, a `${…}` bash rejects when it expands it. */
+function newBadSubst(text: string): string {
+  const name = `__hpB${++counter}`;
+  badSubst.set(name, text);
+  return name;
+}
+
 function badSubstAt(src: string, off: number, enclosing = false): string | undefined {
   const d = src.lastIndexOf('${', off + 1);
   if (d < 0) return undefined;
   const i = paramClose(src, d, off);
   if (typeof i !== 'number' || (enclosing && (i < off || src.slice(d, i + 1).includes('\n')))) return undefined;
   const text = src.slice(d, i + 1);
-  const name = `__hpB${++counter}`;
-  badSubst.set(name, text);
+  const name = newBadSubst(text.replace(/__hpS\d+/g, '#'));
   return src.slice(0, d) + '${' + name + '}' + '\n'.repeat(text.split('\n').length - 1) + src.slice(i + 1);
 }
 

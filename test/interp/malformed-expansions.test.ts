@@ -13,13 +13,6 @@ const NOISE = ['[', ']', '{', '}', ':', '/', '#', '%', '!', '@', '*', '-', '+', 
 
 /** Known differences, each with its class (what the interpreter does differently). */
 const KNOWN: Readonly<Record<string, string>> = {
-  '${x[1~,}': "bash reads a subscript's `[…]` as a unit when it expands it (its run-time scan); we fail at parse time",
-  '${x[@~}': "bash reads a subscript's `[…]` as a unit when it expands it (its run-time scan); we fail at parse time",
-  '${x[1}': "bash reads a subscript's `[…]` as a unit when it expands it (its run-time scan); we fail at parse time",
-  '${x[1/}': "bash reads a subscript's `[…]` as a unit when it expands it (its run-time scan); we fail at parse time",
-  '${#@a@]}': 'bash: a fatal bad @ transformation of $@; we expand it',
-  '${! x[@]}': 'accepted by our parser (bash: bad substitution)',
-  '${a [@]:1}': 'accepted by our parser (bash: bad substitution)',
 };
 
 function variants(seed: number, n: number): string[] {
