@@ -467,7 +467,7 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
 let counter = 0;
 
 function fixOnce(src: string, off: number, e: ParseError): string | undefined {
-  return fixHeredocWord(src, off, e) ?? fixFuncName(src, off, e) ?? fixCompoundArg(src, off) ?? fixEmptySubscript(src, off, e) ?? fixBlankSubscriptWord(src, off, e) ?? fixElemAppend(src, off, e) ?? fixNumParams(src, off, e) ?? fixParamOps(src, off, e) ?? fixEmptyExtglob(src, off) ?? fixDparen(src, off) ?? fixLet(src, off) ?? fixEmptySlice(src, off, e) ?? fixBadSubst(src, off, e) ?? fixDeclName(src, off, e) ?? fixArrayAssign(src, off, e) ?? fixSubscript(src, off);
+  return fixHeredocWord(src, off, e) ?? fixFuncName(src, off, e) ?? fixCompoundArg(src, off) ?? fixEmptySubscript(src, off, e) ?? fixBlankSubscriptWord(src, off, e) ?? fixElemAppend(src, off, e) ?? fixNumParams(src, off, e) ?? fixParamOps(src, off, e) ?? fixEmptyExtglob(src, off) ?? fixDparen(src, off) ?? fixLet(src, off) ?? fixEmptySlice(src, off, e) ?? fixRawSubscript(src, off) ?? fixBadSubst(src, off, e) ?? fixDeclName(src, off, e) ?? fixArrayAssign(src, off, e) ?? fixSubscript(src, off);
 }
 
 /**
@@ -681,6 +681,35 @@ function fixLet(src: string, off: number): string | undefined {
   return src.slice(0, p) + '\\' + src.slice(p);
 }
 
+/**
+ * `${a[#+1]}`, `${x[)1]}`, `${a[ ]}`, `${h[new key]}`: a subscript mvdan-sh cannot parse. bash
+ * reads it when it expands the word (an arithmetic error then, or an associative array's key),
+ * so its text becomes a placeholder (`__hpA<n>`) evaluated at run time. Not an empty one
+ * (`${a[]}`: a bad substitution), nor one the `}` bash matched is inside (fixSubscript).
+ */
+function fixRawSubscript(src: string, off: number): string | undefined {
+  for (let d = src.lastIndexOf('${', off), tries = 0; d >= 0 && tries < 4; d = src.lastIndexOf('${', d - 1), tries++) {
+    const m = /^\$\{[!#]?[A-Za-z_][A-Za-z0-9_]*\[/.exec(src.slice(d, d + 200));
+    if (!m) continue;
+    const open = d + m[0].length - 1;
+    if (open > off) continue;
+    let close = -1;
+    for (let i = open, depth = 0; i < src.length && src[i] !== '\n'; i++) {
+      const c = src[i]!;
+      if (c === '\\') { i++; continue; }
+      if (c === '[') depth++;
+      else if (c === ']' && --depth === 0) { close = i; break; }
+    }
+    if (close < off) return undefined;
+    const bc = paramClose(src, d, off);
+    if (typeof bc !== 'number' || bc < close) return undefined;
+    const inner = src.slice(open + 1, close);
+    if (inner === '' || /["'`]/.test(inner)) return undefined;
+    return src.slice(0, open + 1) + placeholder(inner) + src.slice(close);
+  }
+  return undefined;
+}
+
 /** `${ cmd;}`, `${|cmd;}`, `${%}`: bash fails only when it expands them ("bad substitution"). */
 function fixBadSubst(src: string, off: number, e: ParseError): string | undefined {
   if (!/^"\$\{/.test(e.text) && !/bad substitution|invalid parameter name|not a valid parameter|cannot combine multiple parameter expansion operators/.test(e.text)) {
@@ -704,7 +733,7 @@ function badSubstAt(src: string, off: number, enclosing = false): string | undef
   const i = paramClose(src, d, off);
   if (typeof i !== 'number' || (enclosing && (i < off || src.slice(d, i + 1).includes('\n')))) return undefined;
   const text = src.slice(d, i + 1);
-  const name = newBadSubst(text.replace(/__hpS\d+/g, '#'));
+  const name = newBadSubst(text.replace(/__hpS\d+/g, '#').replace(/ ?(__hpA\d+) \n*/g, (m, n: string) => rawArith.get(n) ?? m));
   return src.slice(0, d) + '${' + name + '}' + '\n'.repeat(text.split('\n').length - 1) + src.slice(i + 1);
 }
 
