@@ -10,8 +10,11 @@ interface Where { word: string; quoted: string | undefined }
 /** Placeholder name → the text of the word it is in and, inside double quotes, the quoted text. */
 const wordsOf = new Map<string, Where>();
 
-/** `${ x}`, `${! x[@]}`, `${a [1]}`, `${!a }`: a blank where bash allows none (before the name, after the name or subscript); mvdan-sh skips it. */
-const BLANK_IN_PARAM = /\$\{[!#]?[A-Za-z0-9_@*#?$!-]*(?:\[[^\]\n]*\])?[ \t\n]/;
+/**
+ * What mvdan-sh accepts in `${…}` but bash rejects (see rejected): a blank (`${! x[@]}`), `$#`
+ * with a case operator or a lone operator (`${#^}`, `${#/}`), `${!?*}`, `${!a*]}`.
+ */
+const SUSPECT = /\$\{[!#]?[A-Za-z0-9_@*#?$!-]*(?:\[[^\]\n]*\])?[ \t\n]|\$\{#[\^,~]|\$\{#[^A-Za-z0-9_?$!#@*{}-]\}|\$\{![A-Za-z0-9_]*\*[^}]|\$\{![?#$!][*@]\}/;
 
 /**
  * After a parse: `${…}` with a blank bash rejects become placeholders too (`place` makes one for
@@ -19,8 +22,8 @@ const BLANK_IN_PARAM = /\$\{[!#]?[A-Za-z0-9_@*#?$!-]*(?:\[[^\]\n]*\])?[ \t\n]/;
  * placeholder or such a blank.
  */
 export function recordBadSubstWords(file: File, src: string, place: (text: string) => string, textOf: (name: string) => string | undefined): void {
-  const blanks = BLANK_IN_PARAM.test(src);
-  if (!blanks && !src.includes('${__hpB')) return;
+  const suspect = SUSPECT.test(src);
+  if (!suspect && !src.includes('${__hpB')) return;
   const restore = (t: string): string => t.replace(/\$\{(__hpB\d+)\}/g, (m, n: string) => textOf(n) ?? m).replace(/__hpS\d+/g, '#');
   const visit = (node: unknown, where: Where | undefined): void => {
     if (Array.isArray(node)) { for (const x of node) visit(x, where); return; }
@@ -35,7 +38,7 @@ export function recordBadSubstWords(file: File, src: string, place: (text: strin
       where = { word: where.word, quoted: restore(src.slice(l + (o['Dollar'] ? 2 : 1), r)) };
     } else if (o['type'] === 'ParamExp') {
       const pe = o as unknown as ParamExp;
-      if (blanks && !pe.Short && blankInside(pe, src)) {
+      if (suspect && !pe.Short && rejected(pe, src)) {
         const name = place(restore(src.slice(pe.Dollar, pe.Rbrace + 1)));
         Object.assign(pe, { Excl: false, Length: false, Width: false, Index: null, Slice: null, Repl: null, Names: 0, Exp: null });
         pe.Param = { ...pe.Param, Value: name };
@@ -67,6 +70,17 @@ function subscriptRunsOn(text: string): boolean {
     else if (c === ']' && --depth === 0) return false;
   }
   return true;
+}
+
+function rejected(pe: ParamExp, src: string): boolean {
+  const text = src.slice(pe.Dollar, pe.Rbrace + 1);
+  // `${#^…}`, `${#,…}`, `${#~…}`: bash reads a name `#^…` (its length), which is not one
+  if (/^\$\{#[\^,~]/.test(text)) return true;
+  // `${#/}`, `${#%}`, `${#+}`: the length of a parameter that does not exist
+  if (/^\$\{#[^A-Za-z0-9_?$!#@*-]\}$/.test(text)) return true;
+  // `${!prefix*}` is a name, `*` and the `}`: not `${!a*]}`, nor of a special parameter (`${!?*}`)
+  if (pe.Excl && (/^\$\{![A-Za-z_][A-Za-z0-9_]*\*[^}]/.test(text) || /^\$\{![?#$!][*@]\}$/.test(text))) return true;
+  return blankInside(pe, src);
 }
 
 function blankInside(pe: ParamExp, src: string): boolean {

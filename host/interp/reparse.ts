@@ -285,7 +285,8 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean): Pa
   const caseIn = /^"case .*" must be followed by "in"$/.test(e.text) ? /^case[ \t]+\S+[ \t]*\n\s*/.exec(src.slice(off)) : null;
   if (caseIn && error.message.startsWith('syntax error near')) error.line = src.slice(0, off + caseIn[0].length).split('\n').length;
   if (!cond && error.message.startsWith('syntax error near')) error.context = lineText(src, error.line);
-  if (inCommandSubst(src, off)) error.inCommandSubst = true;
+  // (an unclosed quote or expansion running to the end is bash's parse_matched_pair error: status 2)
+  if (inCommandSubst(src, off) && !error.message.startsWith('unexpected EOF while looking for matching')) error.inCommandSubst = true;
   if (error.message.startsWith('unexpected EOF while looking for matching') && !/^\$\((?!\()/.test(src.slice(off))) error.matchedPair = true;
   // Bash-only syntax in POSIX mode is a syntax error at that command, worded as sh (dash) words
   // it: `NAME: LINE: Syntax error: "(" unexpected`, the token where the Bash syntax starts.
