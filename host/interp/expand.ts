@@ -7,7 +7,7 @@ import { glob, hasMeta, matchPattern, patternRegex, patternSource, plainMatcher,
 import type { Shell, Var } from './runner.ts';
 import { DiscardError, ShellError } from './errors.ts';
 import { ArithError } from './arith.ts';
-import { badSubstMessage } from './bad-subst-words.ts';
+import { badSubstMessage, subscriptRunsOn } from './bad-subst-words.ts';
 import { badSubst, promptTextWord, TOGGLE_ALL, TOGGLE_FIRST } from './reparse.ts';
 import { escapeEre } from './regex.ts';
 import { charLength, charStarts, charUnits, hasHighBytes, mapCharCase } from './utf8-chars.ts';
@@ -996,9 +996,10 @@ export class Expander {
       // A bad `@` transformation of a set variable is fatal in bash (its expand_wdesc_fatal): the
       // shell exits, 127 at the top of -c, 1 in a script; elsewhere the line is abandoned.
       const at = /^\$\{(!?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#?$@*-])(?:\[([^\]]*)\])?@/.exec(text);
-      if (at && this.transformedIsSet(at[2]!, at[3], at[1] === '!')) throw new ShellError(badSubstMessage(name, text), 127, true);
+      // (not `${x@[Q}`: bash's scan reads `[Q}…` as a subscript and finds no `}`, an ordinary error)
+      if (at && !subscriptRunsOn(text) && this.transformedIsSet(at[2]!, at[3], at[1] === '!')) throw new ShellError(badSubstMessage(name, text), 127, true);
       // (of an unset variable there is nothing to transform: bash expands it to nothing)
-      if (at) return { vals: [''], list: false, star: false, isSet: false };
+      if (at && !subscriptRunsOn(text)) return { vals: [''], list: false, star: false, isSet: false };
       throw new DiscardError(badSubstMessage(name, text));
     }
     if (indexWord === undefined) {

@@ -80,7 +80,7 @@ function parsePatched(src: string, posix: boolean): File {
   if ((appendMarks.size && src.includes('__hpP')) || (numParams.size && src.includes('__hpS')) || paramOps.size || emptyGlobs.size) markAppends(file);
   if (posix && /\$['"]/.test(src)) dollarQuotes(file, false);
   if (ARRAY_FD_VAR.test(src)) arrayFdVars(file);
-  recordBadSubstWords(file, conds?.src ?? src, newBadSubst, (n) => badSubst.get(n));
+  recordBadSubstWords(file, conds?.src ?? src, { place: newBadSubst, textOf: (n) => badSubst.get(n), raw: (t) => placeholder(t).trim() });
   return file;
 }
 
@@ -487,7 +487,8 @@ function fixSubscript(src: string, off: number): string | undefined {
   // `name[` starting a word, `[` starting an element of an array literal (both before `]=`), or `${name[`
   let k = open;
   while (k > ls && /[A-Za-z0-9_]/.test(src[k - 1]!)) k--;
-  const param = k < open && /^[A-Za-z_]/.test(src[k]!) && src.slice(k - 2, k) === '${';
+  const pre = /[#!]/.test(src[k - 1] ?? '') ? 1 : 0; // (`${#a[`, `${!a[`)
+  const param = k < open && /^[A-Za-z_]/.test(src[k]!) && src.slice(k - 2 - pre, k - pre) === '${';
   if (!param) {
     if (!/^\]\+?=/.test(src.slice(close, close + 3))) return undefined;
     if (k === open ? !/[\s(]/.test(src[open - 1] ?? '') : !/^[A-Za-z_]/.test(src[k]!) || (k > ls && !/[\s;&|({]/.test(src[k - 1]!))) return undefined;
@@ -495,9 +496,11 @@ function fixSubscript(src: string, off: number): string | undefined {
     // The `}` bash's parser matched is inside the brackets (`"${x[1}]"`): bash reads the
     // subscript on past it when it expands the word, which works only if a `}` follows in the
     // same word (`${x[1}]}`); otherwise that `${…}` is a run-time bad substitution.
-    const d = src.lastIndexOf('${', k);
+    const d = k - 2 - pre;
     const bc = paramClose(src, d, off);
     if (typeof bc === 'number' && bc < close && !/^[^\s;&|<>()"'`\\]*?\}/.test(src.slice(close + 1))) return badSubstAt(src, d + 1);
+    // (the subscript is read when the word is expanded, as for fixRawSubscript)
+    return src.slice(0, open + 1) + placeholder(inner) + src.slice(close);
   }
   return src.slice(0, open + 1) + '"' + inner + '"' + src.slice(close);
 }
@@ -820,11 +823,13 @@ function fixOldArith(src: string, off: number): string | undefined {
   for (let i = d + 2; i < src.length; i++) {
     const c = src[i]!;
     if (c === '\n') return undefined;
+    if (c === '\\') { i++; continue; } // (bash's parse_matched_pair skips `\]`)
     if (c === '[') depth++;
     else if (c === ']') {
       if (depth > 0) { depth--; continue; }
       if (i < off) return undefined;
-      return `${src.slice(0, d)}$((${src.slice(d + 2, i)}))${src.slice(i + 1)}`;
+      // (as a placeholder: a `)` in the text must not make a `$( (` of it)
+      return `${src.slice(0, d)}$((${placeholder(src.slice(d + 2, i))}))${src.slice(i + 1)}`;
     }
   }
   return undefined;
