@@ -498,7 +498,7 @@ function fixSubscript(src: string, off: number): string | undefined {
     // same word (`${x[1}]}`); otherwise that `${…}` is a run-time bad substitution.
     const d = k - 2 - pre;
     const bc = paramClose(src, d, off);
-    if (typeof bc === 'number' && bc < close && !/^[^\s;&|<>()"'`\\]*?\}/.test(src.slice(close + 1))) return badSubstAt(src, d + 1);
+    if (typeof bc === 'number' && bc < close && !SUBSCRIPT_GOES_ON.test(src.slice(close + 1))) return badSubstAt(src, d + 1);
     // (the subscript is read when the word is expanded, as for fixRawSubscript)
     return src.slice(0, open + 1) + placeholder(inner) + src.slice(close);
   }
@@ -685,6 +685,9 @@ function fixLet(src: string, off: number): string | undefined {
   return src.slice(0, p) + '\\' + src.slice(p);
 }
 
+/** After a subscript's `]`: a `}` in the same word (bash's run-time scan then closes the `${` there). */
+const SUBSCRIPT_GOES_ON = /^[^\s;&|<>()"'`\\]*?\}/;
+
 /**
  * `${a[#+1]}`, `${x[)1]}`, `${a[ ]}`, `${h[new key]}`: a subscript mvdan-sh cannot parse. bash
  * reads it when it expands the word (an arithmetic error then, or an associative array's key),
@@ -706,7 +709,8 @@ function fixRawSubscript(src: string, off: number): string | undefined {
     }
     if (close < off) return undefined;
     const bc = paramClose(src, d, off);
-    if (typeof bc !== 'number' || bc < close) return undefined;
+    // (a `}` bash matched inside the brackets: only when a `}` follows in the word, `${x[}]}`)
+    if (typeof bc !== 'number' || (bc < close && !SUBSCRIPT_GOES_ON.test(src.slice(close + 1)))) return undefined;
     const inner = src.slice(open + 1, close);
     if (inner === '' || /["'`]/.test(inner)) return undefined;
     return src.slice(0, open + 1) + placeholder(inner) + src.slice(close);

@@ -19,7 +19,6 @@ const KNOWN: Readonly<Record<string, string>> = {
   '$( a[1]+))': 'a command bash runs (`a[1]+`, not found) is a syntax error for mvdan-sh at parse time',
   '$((a[1]!+x)': "a `$((` read as `$( (`: bash's command substitution runs on into the next `\"` (EOF, status 2); we stop at the token (127)",
   '${!p$*}': 'bash expands `${!p$*}` to nothing; we fail it as a bad substitution',
-  '${!a[}*]}': 'a subscript with a `}` after `${!`: bash evaluates it (an arithmetic error, -c exits); we fail it as a bad substitution',
 };
 
 function variants(seed: number, n: number): string[] {
