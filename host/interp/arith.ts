@@ -252,6 +252,8 @@ class TextParser {
       if (s[this.i] === '[') {
         let depth = 0, j = this.i;
         for (; j < s.length; j++) { if (s[j] === '[') depth++; else if (s[j] === ']' && --depth === 0) break; }
+        // (no `]`: bash's "bad array subscript", its token the rest of the text)
+        if (j >= s.length) { this.i -= n[0].length; this.err('bad array subscript'); }
         const idx = s.slice(this.i + 1, j);
         this.i = j + 1;
         return { k: 'var', name: n[0], index: this.raw && /[$`]/.test(idx) ? { sub: idx } : idx };
