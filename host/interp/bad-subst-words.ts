@@ -14,7 +14,7 @@ const wordsOf = new Map<string, Where>();
  * What mvdan-sh accepts in `${…}` but bash rejects (see rejected): a blank (`${! x[@]}`), `$#`
  * with a case operator or a lone operator (`${#^}`, `${#/}`), `${!?*}`, `${!a*]}`.
  */
-const SUSPECT = /\$\{[!#]?[A-Za-z0-9_@*#?$!-]*(?:\[[^\]\n]*\])?[ \t\n]|\$\{#[\^,~]|\$\{#[^A-Za-z0-9_?$!#@*{}-]\}|\$\{![A-Za-z0-9_]*\*[^}]|\$\{![?#$!][*@]\}|\[[ \t]+[@*]|[@*][ \t]+\]/;
+const SUSPECT = /\$\{[!#]?[A-Za-z0-9_@*#?$!-]*(?:\[[^\]\n]*\])?[ \t\n]|\$\{#[\^,~]|\$\{#[^A-Za-z0-9_?$!#@*{}-]\}|\$\{![A-Za-z0-9_]*\*[^}]|\$\{!(?:[?#$!][*@]|[@*]\*)\}|\[[ \t]+[@*]|[@*][ \t]+\]/;
 
 /**
  * After a parse: `${…}` with a blank bash rejects become placeholders too (`place` makes one for
@@ -102,7 +102,7 @@ function rejected(pe: ParamExp, src: string): boolean {
   // `${#/}`, `${#%}`, `${#+}`: the length of a parameter that does not exist
   if (/^\$\{#[^A-Za-z0-9_?$!#@*-]\}$/.test(text)) return true;
   // `${!prefix*}` is a name, `*` and the `}`: not `${!a*]}`, nor of a special parameter (`${!?*}`)
-  if (pe.Excl && (/^\$\{![A-Za-z_][A-Za-z0-9_]*\*[^}]/.test(text) || /^\$\{![?#$!][*@]\}$/.test(text))) return true;
+  if (pe.Excl && (/^\$\{![A-Za-z_][A-Za-z0-9_]*\*[^}]/.test(text) || /^\$\{!(?:[?#$!][*@]|[@*]\*)\}$/.test(text))) return true;
   return blankInside(pe, src);
 }
 
