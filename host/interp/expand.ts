@@ -7,6 +7,7 @@ import { glob, hasMeta, matchPattern, patternRegex, patternSource, plainMatcher,
 import type { Shell, Var } from './runner.ts';
 import { DiscardError, ShellError } from './errors.ts';
 import { ArithError } from './arith.ts';
+import { badSubstMessage, subscriptRunsOn } from './bad-subst-words.ts';
 import { badSubst, promptTextWord, TOGGLE_ALL, TOGGLE_FIRST } from './reparse.ts';
 import { escapeEre } from './regex.ts';
 import { charLength, charStarts, charUnits, hasHighBytes, mapCharCase } from './utf8-chars.ts';
@@ -973,25 +974,35 @@ export class Expander {
     return !!this.sh.getVarRaw(name)?.nameref && this.sh.refTarget(name, false)?.[1] !== undefined;
   }
 
+  /** Whether the parameter of a bad `@` transformation (`${x@Z}`, `${#@a@]}`, `${a[1]@Z}`) is set: then bash's error is fatal. */
+  private transformedIsSet(name: string, index: string | undefined, indirect: boolean): boolean {
+    const sh = this.sh;
+    if (indirect && index === undefined) {
+      // `${!p@Z}`: of the variable p names (bash's indirection error first when p does not exist)
+      const t = sh.specialOrVar(name);
+      if (t === undefined && /^[A-Za-z_]/.test(name) && !sh.resolveVar(name)) throw new DiscardError(`${name}: invalid indirect expansion`);
+      if (t === '') throw new DiscardError(': invalid variable name');
+      if (t === undefined || !/^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#?$!@*-])$/.test(t)) return t !== undefined;
+      name = t;
+    }
+    if (name === '@' || name === '*') return sh.params.length > 0;
+    if (index === '@' || index === '*') return sh.arrayValues(name).length > 0;
+    if (index !== undefined) { try { return sh.getElem(name, index) !== undefined; } catch { return sh.getVarRaw(name) !== undefined; } }
+    return /^[A-Za-z_]/.test(name) ? sh.getVarRaw(name) !== undefined : sh.specialOrVar(name) !== undefined;
+  }
+
   private lookup(name: string, indexWord: string | undefined): { vals: string[]; list: boolean; star: boolean; isSet: boolean } {
     const sh = this.sh;
     if (badSubst.size && badSubst.has(name)) {
       const text = badSubst.get(name)!;
       // A bad `@` transformation of a set variable is fatal in bash (its expand_wdesc_fatal): the
       // shell exits, 127 at the top of -c, 1 in a script; elsewhere the line is abandoned.
-      const at = /^\$\{([A-Za-z_][A-Za-z0-9_]*)@/.exec(text);
-      if (at && sh.getVarRaw(at[1]!) !== undefined) throw new ShellError(`${text}: bad substitution`, 127, true);
+      const at = /^\$\{(!?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#?$@*-])(?:\[([^\]]*)\])?@/.exec(text);
+      // (not `${x@[Q}`: bash's scan reads `[Q}…` as a subscript and finds no `}`, an ordinary error)
+      if (at && !subscriptRunsOn(text) && this.transformedIsSet(at[2]!, at[3], at[1] === '!')) throw new ShellError(badSubstMessage(name, text), 127, true);
       // (of an unset variable there is nothing to transform: bash expands it to nothing)
-      if (at) return { vals: [''], list: false, star: false, isSet: false };
-      // (`${!ref@…}` transforms the variable ref names, the same way)
-      const ind = /^\$\{!([A-Za-z_][A-Za-z0-9_]*)@/.exec(text);
-      if (ind) {
-        const target = sh.getVar(ind[1]!);
-        if (target === undefined) throw new DiscardError(`${ind[1]}: invalid indirect expansion`);
-        if (sh.getVar(target) !== undefined) throw new ShellError(`${text}: bad substitution`, 127, true);
-        return { vals: [''], list: false, star: false, isSet: false };
-      }
-      throw new DiscardError(`${text}: bad substitution`);
+      if (at && !subscriptRunsOn(text)) return { vals: [''], list: false, star: false, isSet: false };
+      throw new DiscardError(badSubstMessage(name, text));
     }
     if (indexWord === undefined) {
       const raw = sh.getVarRaw(name);

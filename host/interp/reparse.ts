@@ -17,6 +17,7 @@
 // (`error`), like bash; a `[[ … ]]` error exits with the last status instead of 2.
 import type { ArrayElem, CallExpr, ExtGlob, File, Lit, ParamExp, Redirect, TestClause, Word } from './ast.ts';
 import { parse, ParseError } from './parser.ts';
+import { recordBadSubstWords } from './bad-subst-words.ts';
 
 /** Placeholder name (`__hpA<n>`) → original arithmetic text. */
 export const rawArith = new Map<string, string>();
@@ -80,6 +81,7 @@ function parsePatched(src: string, posix: boolean): File {
   if (posix && /\$['"]/.test(src)) dollarQuotes(file, false);
   if (ARRAY_FD_VAR.test(src)) arrayFdVars(file);
   if (src.includes(NO_CMD)) dropNoCmd(file);
+  recordBadSubstWords(file, conds?.src ?? src, { place: newBadSubst, textOf: (n) => badSubst.get(n), raw: (t) => placeholder(t).trim() });
   return file;
 }
 
@@ -306,7 +308,8 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean): Pa
   // (`x=(1 2` left open: bash's compound assignment reader reports its first line, and the status is 1)
   if (error.message === "unexpected EOF while looking for matching `)'" && src[off] === '(' && /[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]\n]*\])?\+?=$/.test(src.slice(Math.max(0, off - 200), off))) error.status = 1;
   if (!cond && error.message.startsWith('syntax error near')) error.context = lineText(src, error.line);
-  if (inCommandSubst(src, off)) error.inCommandSubst = true;
+  // (an unclosed quote or expansion running to the end is bash's parse_matched_pair error: status 2)
+  if (inCommandSubst(src, off) && !error.message.startsWith('unexpected EOF while looking for matching')) error.inCommandSubst = true;
   if (error.message.startsWith('unexpected EOF while looking for matching') && !/^(?:\$\((?!\()|[<>]\()/.test(src.slice(off))) error.matchedPair = true;
   // Bash-only syntax in POSIX mode is a syntax error at that command, worded as sh (dash) words
   // it: `NAME: LINE: Syntax error: "(" unexpected`, the token where the Bash syntax starts.
@@ -509,7 +512,7 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
 let counter = 0;
 
 function fixOnce(src: string, off: number, e: ParseError): string | undefined {
-  return fixBang(src, off, e) ?? fixHeredocWord(src, off, e) ?? fixFuncName(src, off, e) ?? fixCompoundArg(src, off) ?? fixEmptySubscript(src, off, e) ?? fixBlankSubscriptWord(src, off, e) ?? fixElemAppend(src, off, e) ?? fixNumParams(src, off, e) ?? fixParamOps(src, off, e) ?? fixEmptyExtglob(src, off) ?? fixDparen(src, off) ?? fixLet(src, off) ?? fixEmptySlice(src, off, e) ?? fixSliceArith(src, off) ?? fixBadSubst(src, off, e) ?? fixDeclName(src, off, e) ?? fixArrayAssign(src, off, e) ?? fixSubscript(src, off);
+  return fixBang(src, off, e) ?? fixHeredocWord(src, off, e) ?? fixFuncName(src, off, e) ?? fixCompoundArg(src, off) ?? fixEmptySubscript(src, off, e) ?? fixBlankSubscriptWord(src, off, e) ?? fixElemAppend(src, off, e) ?? fixNumParams(src, off, e) ?? fixParamOps(src, off, e) ?? fixEmptyExtglob(src, off) ?? fixDparen(src, off) ?? fixLet(src, off) ?? fixEmptySlice(src, off, e) ?? fixSliceArith(src, off) ?? fixRawSubscript(src, off) ?? fixBadSubst(src, off, e) ?? fixDeclName(src, off, e) ?? fixArrayAssign(src, off, e) ?? fixSubscript(src, off);
 }
 
 /** The placeholder command of a bare `!` (fixBang): a statement without a command. */
@@ -548,10 +551,20 @@ function fixSubscript(src: string, off: number): string | undefined {
   // `name[` starting a word, `[` starting an element of an array literal (both before `]=`), or `${name[`
   let k = open;
   while (k > ls && /[A-Za-z0-9_]/.test(src[k - 1]!)) k--;
-  const param = k < open && /^[A-Za-z_]/.test(src[k]!) && src.slice(k - 2, k) === '${';
+  const pre = /[#!]/.test(src[k - 1] ?? '') ? 1 : 0; // (`${#a[`, `${!a[`)
+  const param = k < open && /^[A-Za-z_]/.test(src[k]!) && src.slice(k - 2 - pre, k - pre) === '${';
   if (!param) {
     if (!/^\]\+?=/.test(src.slice(close, close + 3))) return undefined;
     if (k === open ? !/[\s(]/.test(src[open - 1] ?? '') : !/^[A-Za-z_]/.test(src[k]!) || (k > ls && !/[\s;&|({]/.test(src[k - 1]!))) return undefined;
+  } else {
+    // The `}` bash's parser matched is inside the brackets (`"${x[1}]"`): bash reads the
+    // subscript on past it when it expands the word, which works only if a `}` follows in the
+    // same word (`${x[1}]}`); otherwise that `${…}` is a run-time bad substitution.
+    const d = k - 2 - pre;
+    const bc = paramClose(src, d, off);
+    if (typeof bc === 'number' && bc < close && !SUBSCRIPT_GOES_ON.test(src.slice(close + 1))) return badSubstAt(src, d + 1);
+    // (the subscript is read when the word is expanded, as for fixRawSubscript)
+    return src.slice(0, open + 1) + placeholder(inner) + src.slice(close);
   }
   return src.slice(0, open + 1) + '"' + inner + '"' + src.slice(close);
 }
@@ -767,6 +780,39 @@ function fixLet(src: string, off: number): string | undefined {
   return src.slice(0, p) + '\\' + src.slice(p);
 }
 
+/** After a subscript's `]`: a `}` in the same word (bash's run-time scan then closes the `${` there). */
+const SUBSCRIPT_GOES_ON = /^[^\s;&|<>()"'`\\]*?\}/;
+
+/**
+ * `${a[#+1]}`, `${x[)1]}`, `${a[ ]}`, `${h[new key]}`: a subscript mvdan-sh cannot parse. bash
+ * reads it when it expands the word (an arithmetic error then, or an associative array's key),
+ * so its text becomes a placeholder (`__hpA<n>`) evaluated at run time. Not an empty one
+ * (`${a[]}`: a bad substitution), nor one the `}` bash matched is inside (fixSubscript).
+ */
+function fixRawSubscript(src: string, off: number): string | undefined {
+  for (let d = src.lastIndexOf('${', off), tries = 0; d >= 0 && tries < 4; d = src.lastIndexOf('${', d - 1), tries++) {
+    const m = /^\$\{[!#]?[A-Za-z_][A-Za-z0-9_]*\[/.exec(src.slice(d, d + 200));
+    if (!m) continue;
+    const open = d + m[0].length - 1;
+    if (open > off) continue;
+    let close = -1;
+    for (let i = open, depth = 0; i < src.length && src[i] !== '\n'; i++) {
+      const c = src[i]!;
+      if (c === '\\') { i++; continue; }
+      if (c === '[') depth++;
+      else if (c === ']' && --depth === 0) { close = i; break; }
+    }
+    if (close < off) return undefined;
+    const bc = paramClose(src, d, off);
+    // (a `}` bash matched inside the brackets: only when a `}` follows in the word, `${x[}]}`)
+    if (typeof bc !== 'number' || (bc < close && !SUBSCRIPT_GOES_ON.test(src.slice(close + 1)))) return undefined;
+    const inner = src.slice(open + 1, close);
+    if (inner === '' || /["'`]/.test(inner)) return undefined;
+    return src.slice(0, open + 1) + placeholder(inner) + src.slice(close);
+  }
+  return undefined;
+}
+
 /** `${ cmd;}`, `${|cmd;}`, `${%}`: bash fails only when it expands them ("bad substitution"). */
 function fixBadSubst(src: string, off: number, e: ParseError): string | undefined {
   if (!/^"\$\{/.test(e.text) && !/bad substitution|invalid parameter name|not a valid parameter|cannot combine multiple parameter expansion operators/.test(e.text)) {
@@ -777,14 +823,20 @@ function fixBadSubst(src: string, off: number, e: ParseError): string | undefine
   return badSubstAt(src, off);
 }
 
+/** A placeholder name for `text`, a `${…}` bash rejects when it expands it. */
+function newBadSubst(text: string): string {
+  const name = `__hpB${++counter}`;
+  badSubst.set(name, text);
+  return name;
+}
+
 function badSubstAt(src: string, off: number, enclosing = false): string | undefined {
   const d = src.lastIndexOf('${', off + 1);
   if (d < 0) return undefined;
   const i = paramClose(src, d, off);
   if (typeof i !== 'number' || (enclosing && (i < off || src.slice(d, i + 1).includes('\n')))) return undefined;
   const text = src.slice(d, i + 1);
-  const name = `__hpB${++counter}`;
-  badSubst.set(name, text);
+  const name = newBadSubst(text.replace(/__hpS\d+/g, '#').replace(/ ?(__hpA\d+) \n*/g, (m, n: string) => rawArith.get(n) ?? m));
   return src.slice(0, d) + '${' + name + '}' + '\n'.repeat(text.split('\n').length - 1) + src.slice(i + 1);
 }
 
@@ -870,11 +922,13 @@ function fixOldArith(src: string, off: number): string | undefined {
   for (let i = d + 2; i < src.length; i++) {
     const c = src[i]!;
     if (c === '\n') return undefined;
+    if (c === '\\') { i++; continue; } // (bash's parse_matched_pair skips `\]`)
     if (c === '[') depth++;
     else if (c === ']') {
       if (depth > 0) { depth--; continue; }
       if (i < off) return undefined;
-      return `${src.slice(0, d)}$((${src.slice(d + 2, i)}))${src.slice(i + 1)}`;
+      // (as a placeholder: a `)` in the text must not make a `$( (` of it)
+      return `${src.slice(0, d)}$((${placeholder(src.slice(d + 2, i))}))${src.slice(i + 1)}`;
     }
   }
   return undefined;

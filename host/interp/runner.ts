@@ -756,6 +756,9 @@ export class Shell {
 
   /** An associative array's subscript: the words expanded as strings (no arithmetic). */
   async assocKey(idx: ArithmExpr): Promise<string> {
+    const raw = rawSubscript(idx);
+    // (the text expands as a here-document body: without the newline that ends it)
+    if (raw !== undefined) { const w = arithTextWord(raw); return w ? (await this.ex.literal(w, 'none')).replace(/\n$/, '') : raw; }
     if (idx.type === 'Word') return this.ex.literal(idx, 'none');
     const values = new Map<Word, string>();
     for (const w of arithWords(idx)) values.set(w, await this.ex.literal(w, 'none'));
@@ -765,6 +768,8 @@ export class Shell {
 
   /** assocKey without awaiting (every word must expand synchronously); undefined when the source is unknown. */
   assocKeySync(idx: ArithmExpr): string | undefined {
+    const raw = rawSubscript(idx);
+    if (raw !== undefined) { const w = arithTextWord(raw); return w ? (this.ex.canSync(w) ? this.ex.literalSync(w, 'none').replace(/\n$/, '') : undefined) : raw; }
     if (idx.type === 'Word') return this.ex.literalSync(idx, 'none');
     const values = new Map<Word, string>();
     for (const w of arithWords(idx)) values.set(w, this.ex.literalSync(w, 'none'));
@@ -3479,3 +3484,9 @@ export function errnoMsg(e: any): string {
 }
 
 export type { TestExpr, Word, WordPart };
+
+/** The text of a subscript reparse.ts kept for run time (`${h[new key]}`: its placeholder word), or undefined. */
+function rawSubscript(idx: ArithmExpr): string | undefined {
+  const p = idx.type === 'Word' && idx.Parts.length === 1 ? idx.Parts[0]! : undefined;
+  return p?.type === 'Lit' && rawArith.size && rawArith.has(p.Value) ? rawArith.get(p.Value) : undefined;
+}
