@@ -1,6 +1,6 @@
 // Prints function definitions the way bash does (`type f`, `declare -f f`), from the AST and
 // the source text of words.
-import { Tok, type Command, type Redirect, type Stmt, type Word } from './ast.ts';
+import { Tok, type Command, type Redirect, type Stmt, type Word, type WordPart } from './ast.ts';
 import { wordRange } from './runner.ts';
 import { ansiC } from './expand.ts';
 
@@ -16,18 +16,41 @@ class Printer {
     if (!w) return '';
     const r = wordRange(w);
     if (r) {
-      // ($'…' is decoded when bash reads it: it prints the text single-quoted)
-      let text = this.src.slice(r[0], r[1]);
-      for (let i = w.Parts.length - 1; i >= 0; i--) {
-        const p = w.Parts[i]!;
+      const edits: Array<[number, number, string]> = [];
+      for (const p of w.Parts) {
         // ($"…" prints as "…")
-        if (p.type === 'DblQuoted' && p.Dollar && p.Left >= r[0] && this.src[p.Left] === '$') { text = text.slice(0, p.Left - r[0]) + text.slice(p.Left + 1 - r[0]); continue; }
+        if (p.type === 'DblQuoted' && p.Dollar && p.Left >= r[0] && this.src[p.Left] === '$') { edits.push([p.Left, p.Left + 1, '']); continue; }
+        // ($'…' is decoded when bash reads it: it prints the text single-quoted)
         if (p.type !== 'SglQuoted' || !p.Dollar || p.Left < r[0] || p.Right >= r[1] || this.src[p.Left] !== '$') continue;
-        text = text.slice(0, p.Left - r[0]) + "'" + ansiC(p.Value, false).replace(/'/g, "'\\''") + "'" + text.slice(p.Right + 1 - r[0]);
+        edits.push([p.Left, p.Right + 1, "'" + ansiC(p.Value, false).replace(/'/g, "'\\''") + "'"]);
       }
+      this.substEdits(w.Parts, r, edits);
+      let text = this.src.slice(r[0], r[1]);
+      for (const [a, b, t] of edits.sort((x, y) => y[0] - x[0])) text = text.slice(0, a - r[0]) + t + text.slice(b - r[0]);
       return text;
     }
     return w.Parts.map((p) => (p.type === 'Lit' ? p.Value : '')).join('');
+  }
+
+  /**
+   * `$( )` and `<( )` in a word as bash 5.2 prints them: it parses a command substitution as it
+   * reads it and keeps the command printed again (print_comsub), so `$(a  2>/dev/null;b)` shows
+   * as `$(a 2> /dev/null; b)`. One with a here-document keeps its source text.
+   */
+  private substEdits(parts: WordPart[], r: [number, number], edits: Array<[number, number, string]>): void {
+    for (const p of parts) {
+      if (p.type === 'DblQuoted') this.substEdits(p.Parts, r, edits);
+      else if (p.type === 'ParamExp') {
+        for (const w of [p.Exp?.Word, p.Repl?.Orig, p.Repl?.With]) if (w) this.substEdits(w.Parts, r, edits);
+      } else if ((p.type === 'CmdSubst' && !p.Backquotes) || p.type === 'ProcSubst') {
+        const [a, b] = p.type === 'CmdSubst' ? [p.Left, p.Right] : [p.OpPos, p.Rparen];
+        if (a < r[0] || b >= r[1] || this.src[b] !== ')') continue;
+        const open = this.src.slice(a, a + 2);
+        if (open !== '$(' && open !== '<(' && open !== '>(') continue;
+        const text = comsubText(this.src, p.Stmts);
+        if (text !== undefined) edits.push([a, b + 1, `${open}${text.startsWith('(') ? ' ' : ''}${text})`]);
+      }
+    }
   }
 
   redir(r: Redirect): string {
@@ -224,6 +247,19 @@ function printedLines(src: string, stmts: Stmt[]): Array<[number, number]> {
     }
   }
   return out.sort((a, b) => a[0] - b[0]);
+}
+
+/** The statements of a `$( )` printed as bash's print_comsub lays them out; undefined with a here-document. */
+function comsubText(src: string, stmts: Stmt[]): string | undefined {
+  const p = new Printer(src);
+  let text = '';
+  for (let i = 0; i < stmts.length; i++) {
+    const s = stmts[i]!;
+    text += p.stmt(s, '');
+    if (p.heredocs.length) return undefined;
+    if (i < stmts.length - 1) text += s.Background ? ' ' : s.Semicolon ? '; ' : '\n';
+  }
+  return text;
 }
 
 /** One command as bash prints it for `$BASH_COMMAND` (here-doc bodies left out). */

@@ -2781,7 +2781,10 @@ export class Shell {
     let ps4 = this.getVar('PS4') ?? '+ ';
     if (/[$`\\]/.test(ps4)) ps4 = await this.ex.promptString(ps4);
     const prefix = ps4 ? ps4[0]!.repeat(Math.max(0, this.traceLevel - 1)) + ps4 : '';
-    await this.writeFd(2, `${prefix}${line}\n`);
+    // (BASH_XTRACEFD names an open fd for the trace; otherwise it goes to stderr)
+    const xfd = this.getVar('BASH_XTRACEFD');
+    const fd = xfd !== undefined && /^[0-9]{1,4}$/.test(xfd) && this.fds.get(Number(xfd)) ? Number(xfd) : 2;
+    await this.writeFd(fd, `${prefix}${line}\n`);
   }
 
   /** Dispatch after expansion: function, builtin, private command, external. */
