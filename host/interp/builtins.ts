@@ -2699,7 +2699,7 @@ def(['kill'], async (sh, args) => {
       if (pid === sh.bashpid && sh.subshell > 0) {
         if (!sh.signalEnds(sig)) continue;
         const name = `SIG${SIGNAMES[sig]}`;
-        if (reportsSignal(sh, name)) await reportSignal(sh, name, pid, 'kill');
+        if (reportsSignal(sh, name)) await reportSignal(sh, name, pid, 'kill', sh.ownCmd);
         throw new ExitSignal(128 + sig);
       }
       job ??= [...sh.jobs, ...sh.inheritedJobs].find((j) => j.pid === Math.abs(pid));

@@ -1031,6 +1031,8 @@ export class Shell {
   fatalSignal = 0;
   /** A statement whose failure runs no ERR trap (an async simple command). */
   noErrTrap: Stmt | undefined;
+  /** In the subshell of a `( … )`: the parent's text and line for it (a signal report names them). */
+  ownCmd: { text: string; line: number } | undefined;
   /** Trapped signals that arrived while a command ran (set by the CLI's handlers). */
   pendingSigs: string[] = [];
   /** How many signals the CLI catches for traps (shared by subshells). */
@@ -1788,7 +1790,12 @@ export class Shell {
     switch (c.type) {
       case 'CallExpr': return this.call(c);
       case 'Block': return this.stmts(c.Stmts);
-      case 'Subshell': { const r = await this.runSubshell((s) => s.stmts(c.Stmts), this.dropCoprocFds(this.clone())); this.cleanupDeadJobs(); return r; }
+      case 'Subshell': {
+        const sub = this.dropCoprocFds(this.clone());
+        // (a `( … )` that kills itself is reported by the parent, as this command at its line)
+        if (typeof this.curCmd !== 'string' && this.curCmd?.Cmd === c) sub.ownCmd = { text: this.curCmdText(), line: this.lineOf(this.curPos) };
+        const r = await this.runSubshell((s) => s.stmts(c.Stmts), sub); this.cleanupDeadJobs(); return r;
+      }
       case 'BinaryCmd': {
         return c.Op === Tok.andAnd || c.Op === Tok.orOr ? this.andOr(c) : this.pipeline(c);
       }
