@@ -1002,9 +1002,9 @@ export class Shell {
       st = await this.topLevel(f.Stmts, undefined, deferred, !this.cMode);
       syntaxErr = deferred.error;
       if (syntaxErr) {
-        // the lines before it ran; a `[[ ]]` error leaves the last status, any other one is 2
+        // the lines before it ran; a `[[ ]]` error leaves the last status (2 under errexit), any other one is 2
         await this.syntaxError(syntaxErr, `${this.errName}: ${this.cMode ? '-c: ' : ''}line ${syntaxErr.line}: `);
-        st = syntaxErr.cond ? this.status : syntaxErr.status ?? (syntaxErr.inCommandSubst && this.cMode ? 127 : 2);
+        st = syntaxErr.cond && !this.opts.errexit ? this.status : syntaxErr.status ?? (syntaxErr.inCommandSubst && this.cMode ? 127 : 2);
       }
     } catch (e) {
       st = this.handleTopError(e);
