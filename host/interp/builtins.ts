@@ -1742,7 +1742,7 @@ def(['source', '.'], async (sh, args) => {
       if (parsed.error) {
         // bash ran the lines before the syntax error
         await sh.syntaxError(parsed.error, `${file}: line ${parsed.error.line}: `);
-        st = 2;
+        st = parsed.error.status ?? 2;
         // (POSIX mode: the shell exits; not after bash's parse_matched_pair errors)
         if (!parsed.error.matchedPair) sh.usageFailed = true;
       }

@@ -285,6 +285,7 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean): Pa
   if (!cond && error.message.startsWith('syntax error near')) error.context = lineText(src, error.line);
   if (inCommandSubst(src, off)) error.inCommandSubst = true;
   if (error.message.startsWith('unexpected EOF while looking for matching') && !/^\$\((?!\()/.test(src.slice(off))) error.matchedPair = true;
+  if (openArrayLiteral(src, e, off)) error.status = 1;
   // Bash-only syntax in POSIX mode is a syntax error at that command, worded as sh (dash) words
   // it: `NAME: LINE: Syntax error: "(" unexpected`, the token where the Bash syntax starts.
   if (posix && /\bbash(\/mksh)? feature$/.test(e.text)) {
@@ -400,6 +401,11 @@ function condTerm(src: string, off: number): { complete: boolean; newline: boole
   return { complete, newline: src.slice(end, off).includes('\n'), end };
 }
 
+/** An array literal left open to the end, `x=(1 2` (the error is at its `(`): bash's status is then 1. */
+function openArrayLiteral(src: string, e: ParseError, off: number): boolean {
+  return /^reached EOF without matching \( with \)$/.test(e.text) && src[off] === '(' && /(?:^|[\s;&|(])[a-zA-Z_][a-zA-Z0-9_]*(?:\[[^\]]*\])?\+?=$/.test(src.slice(Math.max(0, off - 200), off));
+}
+
 function bashMessage(src: string, e: ParseError, off: number, cond: boolean): string {
   const t = e.text;
   if (cond) {
@@ -453,6 +459,7 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
   // what bash's parse_matched_pair reports at the end of input (`$(` is read by its command parser, to the end)
   if ((m = /^reached EOF without closing quote (\S)$/.exec(t))) return `unexpected EOF while looking for matching \`${m[1]}'`;
   if (/^reached EOF without matching \( with \)$/.test(t) && /^(?:\$\(\(|\$\(|\(\(|[a-zA-Z_][a-zA-Z0-9_]*(?:\[[^\]]*\])?\+?=\()/.test(src.slice(off))) return "unexpected EOF while looking for matching `)'";
+  if (openArrayLiteral(src, e, off)) return "unexpected EOF while looking for matching `)'";
   if (/^\(\( must be followed by an expression$/.test(t) && /^\(\(\s*$/.test(src.slice(off))) return "unexpected EOF while looking for matching `)'";
   if (/^"\$\{ stmts;\}" is a mksh feature$|^not a valid parameter expansion operator: Newl|^parameter expansion requires a literal|^reached EOF without matching \$\{ with \}$/.test(t) && !src.slice(off).includes('}') && /\$\{[^}]*$/.test(src.slice(Math.max(0, off - 100), off + 2))) return "unexpected EOF while looking for matching `}'";
   if (/^reached EOF without/.test(t) || e.incomplete) return 'syntax error: unexpected end of file';

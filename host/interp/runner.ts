@@ -1271,7 +1271,7 @@ export class Shell {
     await this.syntaxError(e, `${this.errSourceName()}: ${name}: line ${at + e.line - 1}: `);
     // (bash's parse_matched_pair errors do not count: POSIX mode goes on after those)
     this.evalSyntaxError = !e.matchedPair;
-    return 2;
+    return e.status ?? 2;
   }
   /** evalString's string had a syntax error (read by `eval`). */
   evalSyntaxError = false;
