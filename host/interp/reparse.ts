@@ -115,7 +115,7 @@ export function parseScript(latin1: string, posix: boolean): ParsedScript {
       // (Bash-only syntax in POSIX mode stays a syntax error, worded as sh words it: withPrefix)
       const bashOnly = posix && /\bbash(\/mksh)? feature$/.test(e.text);
       const fixed = round < 64 ? fixOnce(src, off, e) ?? (bashOnly ? undefined : enclosingBadSubst(src, off) ?? fixOldArith(src, off)) : undefined;
-      if (fixed === undefined || fixed === src) return withPrefix(src, e, off, posix);
+      if (fixed === undefined || fixed === src) return withPrefix(src, e, off, posix, latin1);
       src = fixed;
     }
   }
@@ -254,11 +254,18 @@ function dollarQuotes(node: unknown, inDq: boolean): void {
 
 // ---- deferred errors ------------------------------------------------------------------------
 
-function withPrefix(src: string, e: ParseError, off: number, posix: boolean): ParsedScript {
+function withPrefix(src: string, e: ParseError, off: number, posix: boolean, orig = src): ParsedScript {
   const cond = inCond(src, off, e.text);
   const error: DeferredParseError = { line: e.line, message: bashMessage(src, e, off, cond), cond, err: e };
+  // (a `$((` left open that fixDparen read as `$( (`: bash's arithmetic matched pair, at its line)
+  const openArith = src.startsWith('$( (', off) && orig.startsWith('$((', off);
+  // (an operator error inside a `$((` that never closes: bash reads to the end of file for its `)`)
+  const arithAt = /^not a valid arithmetic operator/.test(e.text) ? src.lastIndexOf('$((', off) : -1;
+  if (arithAt >= 0 && firstUnbalanced(src, arithAt + 2) < 0) {
+    Object.assign(error, { message: "unexpected EOF while looking for matching `)'", line: src.slice(0, arithAt).split('\n').length });
+  }
   // bash counts the end of file as one more line (a missing final newline is added)
-  if (error.message.endsWith('unexpected end of file') || (error.message.endsWith("matching `)'") && /^\$\((?!\()/.test(src.slice(off)))) error.line = (src.endsWith('\n') ? src : src + '\n').split('\n').length;
+  if (error.message.endsWith('unexpected end of file') || (error.message.endsWith("matching `)'") && /^\$\((?!\()/.test(src.slice(off)) && !openArith)) error.line = (src.endsWith('\n') ? src : src + '\n').split('\n').length;
   // `[[ -z ]]`: the operator took `]]` as its operand; bash reports it on that line
   const atEof = /^reached EOF without matching \[\[/.test(e.text);
   if (cond && (atEof || (/^\s*$/.test(src.slice(src.lastIndexOf('\n', off - 1) + 1, off)) && /^not a valid test operator|must be followed by a word/.test(e.text)))) {
