@@ -286,6 +286,13 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean, ori
     error.line = src.slice(0, notDo.at).split('\n').length;
     error.message = `syntax error near unexpected token \`${notDo.tok}'`;
   }
+  // (`a |` NEWLINE … `| b`: bash skips the newlines after the operator, the bad token's line counts)
+  const afterOp = /^(?:\|\|?|&&|\|&) must be followed by a statement/.test(e.text) && error.message.startsWith('syntax error near') ? /^\S+(?:\s|#[^\n]*)*/.exec(src.slice(off)) : null;
+  if (afterOp) {
+    error.line = src.slice(0, off + afterOp[0].length).split('\n').length;
+    const tok = /^[^\s;&|]*[;&|]*/.exec(src.slice(off + afterOp[0].length))?.[0];
+    if (tok) error.message = `syntax error near unexpected token \`${tok}'`;
+  }
   // (`case WORD` NEWLINE `TOKEN`: bash reports the token's line)
   const caseIn = /^"case .*" must be followed by "in"$/.test(e.text) ? /^case[ \t]+\S+[ \t]*\n\s*/.exec(src.slice(off)) : null;
   if (caseIn && error.message.startsWith('syntax error near')) error.line = src.slice(0, off + caseIn[0].length).split('\n').length;
