@@ -260,8 +260,10 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean, ori
   // (a `$((` left open that fixDparen read as `$( (`: bash's arithmetic matched pair, at its line)
   const openArith = src.startsWith('$( (', off) && orig.startsWith('$((', off);
   // (an operator error inside a `((`/`$((` that never closes: bash reads to the end of file for its `)`)
-  const arithAt = /^not a valid arithmetic operator|^reached \S+ without matching \(\(? with \)/.test(e.text) ? src.lastIndexOf('((', off + 1) : -1;
-  if (arithAt >= 0 && firstUnbalanced(src, arithAt + 1) < 0) {
+  // (a `reached ;` error: only a `((` on the error's own line, so not one in an earlier string)
+  const reached = /^reached \S+ without matching \(\(? with \)/.test(e.text);
+  const arithAt = /^not a valid arithmetic operator/.test(e.text) || reached ? src.lastIndexOf('((', off + 1) : -1;
+  if (arithAt >= 0 && !(reached && src.slice(arithAt, off).includes('\n')) && firstUnbalanced(src, arithAt + 1) < 0) {
     Object.assign(error, { message: "unexpected EOF while looking for matching `)'", line: src.slice(0, arithAt).split('\n').length });
   }
   // bash counts the end of file as one more line (a missing final newline is added)
