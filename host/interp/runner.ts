@@ -2932,10 +2932,20 @@ export class Shell {
     }
   }
 
+  /** Running command_not_found_handle: a command it does not find is not handed to it again. */
+  inCnfHandle = false;
+
   async external(args: string[], temp?: Map<string, Var>): Promise<number> {
     if (loneJobs.size) await settleLoneJobs();
     const name = args[0]!;
     const found = lookPath(this, name, true);
+    const cnf = found.error === 'command not found' && !name.includes('/') && !this.inCnfHandle ? this.funcs.get('command_not_found_handle') : undefined;
+    if (cnf) {
+      // (bash runs the handler in a separate environment, with the command and its arguments)
+      const sub = this.dropCoprocFds(this.clone());
+      sub.inCnfHandle = true;
+      return this.runSubshell(async (sh) => sh.callFunc('command_not_found_handle', cnf, args), sub);
+    }
     if (found.error) {
       // a remembered file that vanished fails in bash's forked child, whose message has no line
       if (found.display && !this.cMode) await this.err(`${found.display}: ${found.error}`);
