@@ -1757,7 +1757,7 @@ def(['source', '.'], async (sh, args) => {
       if (parsed.error) {
         // bash ran the lines before the syntax error
         await sh.syntaxError(parsed.error, `${file}: line ${parsed.error.line}: `);
-        st = 2;
+        st = parsed.error.status ?? 2;
         // (POSIX mode: the shell exits; not after bash's parse_matched_pair errors)
         if (!parsed.error.matchedPair) sh.usageFailed = true;
       }
@@ -2665,7 +2665,7 @@ def(['kill'], async (sh, args) => {
       if (pid === sh.bashpid && sh.subshell > 0) {
         if (!sh.signalEnds(sig)) continue;
         const name = `SIG${SIGNAMES[sig]}`;
-        if (reportsSignal(sh, name)) await reportSignal(sh, name, pid, 'kill');
+        if (reportsSignal(sh, name)) await reportSignal(sh, name, pid, 'kill', sh.ownCmd);
         throw new ExitSignal(128 + sig);
       }
       job ??= [...sh.jobs, ...sh.inheritedJobs].find((j) => j.pid === Math.abs(pid));

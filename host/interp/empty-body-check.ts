@@ -1,6 +1,7 @@
 // bash's grammar needs at least one command in every compound-command body; mvdan/sh v3.5
 // accepts an empty body when it spans lines (`do` NEWLINE `done`, `{ }`, `( )`). Scripts with
 // such bodies fail in bash before anything runs (status 2), so we report them the same way.
+// It also takes a stray `else` as a command name (`a; else b`), which bash's grammar rejects too.
 
 const FUNC_BODIES = new Set(['Block', 'Subshell', 'IfClause', 'WhileClause', 'ForClause', 'CaseClause', 'ArithmCmd', 'TestClause']);
 
@@ -41,6 +42,13 @@ export function findEmptyBody(file: unknown): { token: string; offset: number } 
       case 'Subshell':
         if (empty(n['Stmts'])) report(')', n['Rparen']);
         break;
+      case 'CallExpr': {
+        // (the first word, unquoted and with no assignment before it, is the reserved word)
+        const w = (n['Args'] as Array<Record<string, any>> | undefined)?.[0];
+        const lit = w?.['Parts']?.length === 1 ? w['Parts'][0] : undefined;
+        if (empty(n['Assigns']) && lit?.['type'] === 'Lit' && lit['Value'] === 'else') report('else', lit['ValuePos']);
+        break;
+      }
       case 'FuncDecl': {
         // (bash's function body is a compound command; mvdan-sh takes any statement: `f() echo x`)
         const b = n['Body'] as Record<string, any> | null;

@@ -76,10 +76,10 @@ export function reportsSignal(sh: Shell, signal: string): boolean {
 }
 
 /** bash's status message for a foreground command killed by a signal (`fallback`: its text when no command is current). */
-export function reportSignal(sh: Shell, signal: string, pid: number, fallback: string): Promise<void> {
+export function reportSignal(sh: Shell, signal: string, pid: number, fallback: string, own?: { text: string; line: number }): Promise<void> {
   const desc = signalDescriptions[signal] ?? signal;
-  const text = sh.curCmd && typeof sh.curCmd !== 'string' ? sh.curCmdText() : fallback;
-  return sh.writeFd(2, signal === 'SIGTERM' ? `${desc}\n` : `${sh.errName}: line ${sh.lineOf(sh.curPos)}: ${String(pid).padStart(5)} ${desc.padEnd(24)}${text}\n`).catch(() => undefined);
+  const text = own ? own.text : sh.curCmd && typeof sh.curCmd !== 'string' ? sh.curCmdText() : fallback;
+  return sh.writeFd(2, signal === 'SIGTERM' ? `${desc}\n` : `${sh.errName}: line ${own ? own.line : sh.lineOf(sh.curPos)}: ${String(pid).padStart(5)} ${desc.padEnd(24)}${text}\n`).catch(() => undefined);
 }
 
 /** Signals the shell ignores (`trap '' SIG`): a command starts with them ignored, as in bash. */

@@ -131,7 +131,7 @@ export function parseScript(latin1: string, posix: boolean): ParsedScript {
       // (Bash-only syntax in POSIX mode stays a syntax error, worded as sh words it: withPrefix)
       const bashOnly = posix && /\bbash(\/mksh)? feature$/.test(e.text);
       const fixed = round < 64 ? fixOnce(src, off, e) ?? (bashOnly ? undefined : enclosingBadSubst(src, off) ?? fixOldArith(src, off)) : undefined;
-      if (fixed === undefined || fixed === src) return withPrefix(src, e, off, posix);
+      if (fixed === undefined || fixed === src) return withPrefix(src, e, off, posix, latin1);
       src = fixed;
     }
   }
@@ -270,11 +270,20 @@ function dollarQuotes(node: unknown, inDq: boolean): void {
 
 // ---- deferred errors ------------------------------------------------------------------------
 
-function withPrefix(src: string, e: ParseError, off: number, posix: boolean): ParsedScript {
+function withPrefix(src: string, e: ParseError, off: number, posix: boolean, orig = src): ParsedScript {
   const cond = inCond(src, off, e.text);
   const error: DeferredParseError = { line: e.line, message: bashMessage(src, e, off, cond), cond, err: e };
+  // (a `$((` left open that fixDparen read as `$( (`: bash's arithmetic matched pair, at its line)
+  const openArith = src.startsWith('$( (', off) && orig.startsWith('$((', off);
+  // (an operator error inside a `((`/`$((` that never closes: bash reads to the end of file for its `)`)
+  // (a `reached ;` error: only a `((` on the error's own line, so not one in an earlier string)
+  const reached = /^reached \S+ without matching \(\(? with \)/.test(e.text);
+  const arithAt = /^not a valid arithmetic operator/.test(e.text) || reached ? src.lastIndexOf('((', off + 1) : -1;
+  if (arithAt >= 0 && !(reached && src.slice(arithAt, off).includes('\n')) && firstUnbalanced(src, arithAt + 1) < 0) {
+    Object.assign(error, { message: "unexpected EOF while looking for matching `)'", line: src.slice(0, arithAt).split('\n').length });
+  }
   // bash counts the end of file as one more line (a missing final newline is added)
-  if (error.message.endsWith('unexpected end of file') || (error.message.endsWith("matching `)'") && /^(?:\$\((?!\()|[<>]\()/.test(src.slice(off)))) error.line = (src.endsWith('\n') ? src : src + '\n').split('\n').length;
+  if (error.message.endsWith('unexpected end of file') || (error.message.endsWith("matching `)'") && /^(?:\$\((?!\()|[<>]\()/.test(src.slice(off)) && !openArith)) error.line = (src.endsWith('\n') ? src : src + '\n').split('\n').length;
   // `[[ -z ]]`: the operator took `]]` as its operand; bash reports it on that line
   const atEof = /^reached EOF without matching \[\[/.test(e.text);
   if (cond && (atEof || (/^\s*$/.test(src.slice(src.lastIndexOf('\n', off - 1) + 1, off)) && /^not a valid test operator|must be followed by a word/.test(e.text)))) {
@@ -298,6 +307,13 @@ function withPrefix(src: string, e: ParseError, off: number, posix: boolean): Pa
   if (notDo) {
     error.line = src.slice(0, notDo.at).split('\n').length;
     error.message = `syntax error near unexpected token \`${notDo.tok}'`;
+  }
+  // (`a |` NEWLINE … `| b`: bash skips the newlines after the operator, the bad token's line counts)
+  const afterOp = /^(?:\|\|?|&&|\|&) must be followed by a statement/.test(e.text) && error.message.startsWith('syntax error near') ? /^\S+(?:\s|#[^\n]*)*/.exec(src.slice(off)) : null;
+  if (afterOp) {
+    error.line = src.slice(0, off + afterOp[0].length).split('\n').length;
+    const tok = /^[^\s;&|]*[;&|]*/.exec(src.slice(off + afterOp[0].length))?.[0];
+    if (tok) error.message = `syntax error near unexpected token \`${tok}'`;
   }
   // (`case WORD` NEWLINE `TOKEN`: bash reports the token's line)
   const caseIn = /^"case .*" must be followed by "in"$/.test(e.text) ? /^case[ \t]+\S+[ \t]*\n\s*/.exec(src.slice(off)) : null;
@@ -488,6 +504,8 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
     if (/^[0-9]*(?:>>?|<<<|<<-?|<>|>&|<&|&>>?|>\|)$/.test(m[1]!) && /^\S+[ \t]*(?:\n|$)/.test(src.slice(off))) return "syntax error near unexpected token `newline'";
     // (`$(if)`: the `)` right after the reserved word is the token bash stops at)
     if (/^(?:if|then|else|elif|while|until|do)\)/.test(src.slice(off))) return "syntax error near unexpected token `)'";
+    // (a redirection's word must be on its line: `echo hi >` NEWLINE)
+    if (/^(?:[<>]|>>|<<<?|<<-|[<>]&|&>>?|>\||<>)$/.test(m[1]!) && /^\S+[ \t]*(?:\n|$)/.test(src.slice(off))) return "syntax error near unexpected token `newline'";
     const tok = /^[^\s;&|]*[;&|]*|^\S+/.exec(src.slice(off).replace(/^\S+\s*/, ''))?.[0];
     if (tok) return `syntax error near unexpected token \`${tok}'`;
     // (a reserved word or function head at the end of the input: bash reads on, to the end of file)

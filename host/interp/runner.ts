@@ -1078,9 +1078,9 @@ export class Shell {
       st = await this.topLevel(f.Stmts, undefined, deferred, !this.cMode);
       syntaxErr = deferred.error;
       if (syntaxErr) {
-        // the lines before it ran; a `[[ ]]` error leaves the last status, any other one is 2
+        // the lines before it ran; a `[[ ]]` error leaves the last status (2 under errexit), any other one is 2
         await this.syntaxError(syntaxErr, `${this.errName}: ${this.cMode ? '-c: ' : ''}line ${syntaxErr.line}: `);
-        st = syntaxErr.cond ? this.status : syntaxErr.status ?? (syntaxErr.inCommandSubst && this.cMode ? 127 : 2);
+        st = syntaxErr.cond && !this.opts.errexit ? this.status : syntaxErr.status ?? (syntaxErr.inCommandSubst && this.cMode ? 127 : 2);
       }
     } catch (e) {
       st = this.handleTopError(e);
@@ -1109,6 +1109,10 @@ export class Shell {
   noErrTrap: Stmt | undefined;
   /** The `( … )` a pipeline stage's shell runs as its own body (bash forks once for it). */
   stageSubshell: Command | undefined;
+  /** In the subshell of a `( … )`: the parent's text and line for it (a signal report names them). */
+  ownCmd: { text: string; line: number } | undefined;
+  /** The `( … )` statement about to run (its text for ownCmd; $BASH_COMMAND names it only while ERR is trapped). */
+  private subshellStmt: Stmt | undefined;
   /** Trapped signals that arrived while a command ran (set by the CLI's handlers). */
   pendingSigs: string[] = [];
   /** How many signals the CLI catches for traps (shared by subshells). */
@@ -1362,7 +1366,7 @@ export class Shell {
     await this.syntaxError(e, `${this.errSourceName()}: ${name}: line ${at + e.line - 1}: `);
     // (bash's parse_matched_pair errors do not count: POSIX mode goes on after those)
     this.evalSyntaxError = !e.matchedPair;
-    return 2;
+    return e.status ?? 2;
   }
   /** evalString's string had a syntax error (read by `eval`). */
   evalSyntaxError = false;
@@ -1597,7 +1601,7 @@ export class Shell {
       // makes has no text: $BASH_COMMAND keeps the previous command)
       if (this.trapDepth === 0 && (st.Cmd || st.Redirs.length)) { this.curCmd = st; this.curCmdSrc = this.source.src; }
       if (this.traps.has('DEBUG')) await this.debugTrap();
-    } else if (st.Cmd?.type === 'Subshell') this.subshellCommand(st);
+    } else if (st.Cmd?.type === 'Subshell') { this.subshellCommand(st); this.subshellStmt = st; }
     let status: number;
     // (bash ignores failures under `!` only when errexit is on as it starts: else a `set -e`
     // inside a function it calls, or the ERR trap, still sees them)
@@ -1906,7 +1910,10 @@ export class Shell {
       case 'Subshell': {
         // (a pipeline stage that is a `( … )` is that subshell itself: no second level)
         if (this.stageSubshell === c) { this.stageSubshell = undefined; return this.stmts(c.Stmts); }
-        const r = await this.runSubshell((s) => s.stmts(c.Stmts), this.dropCoprocFds(this.clone())); this.cleanupDeadJobs(); return r;
+        const sub = this.dropCoprocFds(this.clone());
+        // (a `( … )` that kills itself is reported by the parent, as this command at its line)
+        if (this.subshellStmt?.Cmd === c) sub.ownCmd = { text: printCommand(this.source.src, this.subshellStmt), line: this.lineOf(this.curPos) };
+        const r = await this.runSubshell((s) => s.stmts(c.Stmts), sub); this.cleanupDeadJobs(); return r;
       }
       case 'BinaryCmd': {
         return c.Op === Tok.andAnd || c.Op === Tok.orOr ? this.andOr(c) : this.pipeline(c);
@@ -2922,7 +2929,10 @@ export class Shell {
     // (only the command's own line: what the builtin traces as it assigns comes after the redirections)
     const pre = this.traceStderr;
     if (pre) { this.traceStderr = undefined; await writeAll(pre, `${prefix}${line}\n`); return; }
-    await this.writeFd(2, `${prefix}${line}\n`);
+    // (BASH_XTRACEFD names an open fd for the trace; otherwise it goes to stderr)
+    const xfd = this.getVar('BASH_XTRACEFD');
+    const fd = xfd !== undefined && /^[0-9]{1,4}$/.test(xfd) && this.fds.get(Number(xfd)) ? Number(xfd) : 2;
+    await this.writeFd(fd, `${prefix}${line}\n`);
   }
   /** A declaration's stderr before its own redirections: bash traces it before it applies them. */
   private traceStderr: OsFd | undefined;
@@ -2967,12 +2977,15 @@ export class Shell {
    * set when it ends, else the rest through a promise (finishFunc).
    */
   callFunc(name: string, body: Stmt, args: string[]): number | Promise<number> {
-    if (this.funcDepth > 0) {
-      // FUNCNEST: bash refuses a call that nests deeper and abandons the top-level command
-      const max = this.getVar('FUNCNEST');
-      if (max !== undefined && /^\s*\d+\s*$/.test(max) && Number(max) > 0 && this.funcDepth >= Number(max)) {
-        throw new DiscardError(`${name}: maximum function nesting level exceeded (${Number(max)})`);
-      }
+    // (bash's FUNCNEST: past it the call abandons the command line, as execute_function's DISCARD)
+    const nest = this.funcDepth > 0 ? this.getVar('FUNCNEST') : undefined;
+    if (nest !== undefined && /^\s*[0-9]{1,9}\s*$/.test(nest) && Number(nest) > 0 && this.funcDepth >= Number(nest)) {
+      // (the line bash names: in a script file that of the calling function's definition in the
+      // cases compared, under -c the call's; doc/interpreter.md "Not yet")
+      const def = this.cMode ? undefined : this.funcDefLine.get(this.funcNames[this.funcNames.length - 1] ?? '');
+      const line = def ?? this.lineOf(this.curPos);
+      const msg = `${this.errSourceName()}: line ${line}: ${name}: maximum function nesting level exceeded (${this.funcDepth})\n`;
+      return this.writeFd(2, msg).catch(() => undefined).then(() => { throw new DiscardSignal(1); });
     }
     const f = this.enterFunc(name, body, args);
     let r: number | Promise<number> | undefined;
@@ -3064,10 +3077,20 @@ export class Shell {
     }
   }
 
+  /** Running command_not_found_handle: a command it does not find is not handed to it again. */
+  inCnfHandle = false;
+
   async external(args: string[], temp?: Map<string, Var>): Promise<number> {
     if (loneJobs.size) await settleLoneJobs();
     const name = args[0]!;
     const found = lookPath(this, name, true);
+    const cnf = found.error === 'command not found' && !name.includes('/') && !this.inCnfHandle ? this.funcs.get('command_not_found_handle') : undefined;
+    if (cnf) {
+      // (bash runs the handler in a separate environment, with the command and its arguments)
+      const sub = this.dropCoprocFds(this.clone());
+      sub.inCnfHandle = true;
+      return this.runSubshell(async (sh) => sh.callFunc('command_not_found_handle', cnf, args), sub);
+    }
     if (found.error) {
       // a remembered file that vanished fails in bash's forked child, whose message has no line
       if (found.display && !this.cMode) await this.err(`${found.display}: ${found.error}`);
