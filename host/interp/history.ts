@@ -435,9 +435,8 @@ function argExtract(first: number, last: number, line: string, comment: string):
   return words.slice(f, l).join(' ');
 }
 
-/** history_tokenize: the line split into words where the shell would split it, up to a word starting with `comment`. */
-export function histTokenize(line: string, comment = '#'): string[] {
-  const out: string[] = [];
+/** history_tokenize's words of `line` as [start, end) spans, up to a word starting with `comment`. */
+function* wordSpans(line: string, comment: string): Generator<[number, number]> {
   let i = 0;
   while (i < line.length) {
     while (i < line.length && (line[i] === ' ' || line[i] === '\t' || line[i] === '\n')) i++;
@@ -445,22 +444,18 @@ export function histTokenize(line: string, comment = '#'): string[] {
     const start = i;
     i = tokenEnd(line, start);
     if (i === start) { i++; while (i < line.length && WORD_DELIMS.includes(line[i]!)) i++; }
-    out.push(line.slice(start, i));
+    yield [start, i];
   }
-  return out;
+}
+
+/** history_tokenize: the line split into words where the shell would split it, up to a word starting with `comment`. */
+export function histTokenize(line: string, comment = '#'): string[] {
+  return [...wordSpans(line, comment)].map(([a, b]) => line.slice(a, b));
 }
 
 /** The word of `line` containing index `at` (for `!%`). */
 function wordAt(line: string, at: number, comment: string): string | undefined {
-  let i = 0;
-  while (i < line.length) {
-    while (i < line.length && (line[i] === ' ' || line[i] === '\t' || line[i] === '\n')) i++;
-    if (i >= line.length || (comment !== '' && line[i] === comment)) break;
-    const start = i;
-    i = tokenEnd(line, start);
-    if (i === start) { i++; while (i < line.length && WORD_DELIMS.includes(line[i]!)) i++; }
-    if (at >= start && at < i) return line.slice(start, i);
-  }
+  for (const [a, b] of wordSpans(line, comment)) if (at >= a && at < b) return line.slice(a, b);
   return undefined;
 }
 

@@ -2,26 +2,13 @@
 // nested if/while/for/case/functions/groups/subshells, pipes and `&&` across lines, multi-line
 // strings, array assignments, comments and blank lines, run as script files with `set -o history`
 // through bash and the interpreter; the `history` listing (stdout), stderr and status must match.
-import * as fs from 'node:fs';
-import { expect } from 'chai';
-import { freshDir, runBash, runInterp, type Case } from './harness.ts';
-
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../support/prng.ts';
+import { expectSameAsBash, type Case } from './harness.ts';
 
 const SIMPLE = ['echo a', 'true', 'x=1', 'echo "q"', 'echo b # c', 'printf "%s\\n" z', ': ${x:=1}', 'echo $(echo s)', '[[ -n x ]]', '(( 1 ))', 'echo a#b'];
 
 function script(seed: number): string {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const pick = <T>(xs: T[]): T => xs[Math.floor(r() * xs.length)]!;
   const ind = (ls: string[]): string[] => {
     const out: string[] = [];
@@ -56,15 +43,7 @@ describe('history of multi-line commands (generated scripts vs bash)', function 
   it('joins the lines of each command into one entry as bash does', async () => {
     for (let seed = 1; seed <= 80; seed++) {
       const c: Case = { name: `seed ${seed}`, script: script(seed), file: 'history-joins', asFile: true, stderr: true };
-      const d1 = freshDir(), d2 = freshDir();
-      try {
-        const want = runBash(c, d1);
-        const got = await runInterp(c, d2);
-        expect(got, `seed ${seed}:\n${c.script}`).to.deep.equal(want);
-      } finally {
-        fs.rmSync(d1, { recursive: true, force: true });
-        fs.rmSync(d2, { recursive: true, force: true });
-      }
+      await expectSameAsBash(c).catch((e: Error) => { e.message = `seed ${seed}:\n${c.script}\n${e.message}`; throw e; });
     }
   });
 });
