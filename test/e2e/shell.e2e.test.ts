@@ -412,18 +412,27 @@ describe('end to end: the built-in shell tool with the real Codex CLI (REQ-SHELL
     const call = { input: `sleep ${marker} &\nsleep ${marker} | cat &\necho started\nwait\n`, call_id: 'call_cancel' };
     await startForAppServer(call);
     const alive = (): string[] => spawnSync('pgrep', ['-f', `sleep ${marker}`], { encoding: 'utf8' }).stdout.split('\n').filter((l) => l !== '');
+    let seen = 0;
+    const sampler = setInterval(() => { seen = Math.max(seen, alive().length); }, 100);
     try {
       const turn = await runAppServerTurn({
         baseUrl: router!.baseUrl, codexHome: makeCodexHome('shell-cancel'), cwd: work, prompt: 'Use the shell tool.', model: 'gpt-5.5',
         env: session.codexEnv(),
-        interrupt: { when: (m) => m['method'] === 'item/commandExecution/outputDelta' && String(m['params']?.['delta'] ?? '').includes('started'), afterMs: 500 },
+        // (once the command runs: Codex does not always send an outputDelta for a pipe's early output
+        // — it read `started` and sent none in some runs — so the trigger is the item, with time for
+        // the body to start its jobs and reach `wait`)
+        interrupt: { when: (m) => m['method'] === 'item/started' && m['params']?.['item']?.['type'] === 'commandExecution', afterMs: 1500 },
       });
+      clearInterval(sampler);
       const completed = turn.messages.find((m) => m['method'] === 'turn/completed')!;
       expect(completed['params']['turn']['status']).to.equal('interrupted');
+      // (the body had started its jobs: there were descendants to cancel)
+      expect(seen, 'sleeps seen running before the interrupt').to.be.at.least(2);
       // Bounded: the worker's grace period, then SIGKILL of every group it made.
       for (let i = 0; i < 40 && alive().length > 0; i++) await new Promise((r) => setTimeout(r, 100));
       expect(alive(), 'descendants still running').to.deep.equal([]);
     } finally {
+      clearInterval(sampler);
       for (const pid of alive()) try { process.kill(Number(pid), 'SIGKILL'); } catch { /* gone */ }
     }
   });
