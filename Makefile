@@ -6,10 +6,11 @@ ROUTER_ARGS ?=
 
 .PHONY: deps build typecheck test run install bench clean
 
-# npm ci only when the lock changed: it rebuilds isolated-vm from source.
+# npm ci only when the lock changed: it rebuilds isolated-vm from source. A node_modules that is a
+# symlink belongs to another checkout (a git worktree sharing it): npm ci would empty that one.
 node_modules/.package-lock.json: package.json package-lock.json
-	npm ci --no-audit --no-fund
-	@touch $@
+	@if [ -L node_modules ]; then echo "node_modules is a symlink: not running npm ci here (run it in $$(dirname "$$(readlink -f node_modules)"))"; \
+	else npm ci --no-audit --no-fund && touch $@; fi
 
 deps: node_modules/.package-lock.json
 
