@@ -67,23 +67,28 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
     if (e instanceof StartupError) return reportStartupProblems(e.problems);
     throw e;
   }
+  // Lifecycle lines keep their `hpatch-router:` form in text (people and tests read them); JSON gets records.
+  const lifecycle = (level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, string | number> = {}): void => {
+    if (options.logFormat === 'json') log.event(level, msg, fields);
+    else if (log.enabled(level)) process.stderr.write(`hpatch-router: ${msg}\n`);
+  };
   const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) {
       // The operator insists: exit now. 'exit' handlers still release the frontend lock and unpin the snapshot.
-      process.stderr.write(`hpatch-router: ${signal} again: exiting now\n`);
+      lifecycle('warn', `${signal} again: exiting now`, { signal });
       shellStorage?.close();
       process.exit(128 + (os.constants.signals[signal] ?? 0));
     }
     stopping = true;
-    process.stderr.write(`hpatch-router: ${signal}: stopping; responses in flight may finish within ${formatDuration(graceMs)} (${signal} again exits at once)\n`);
+    lifecycle('info', `${signal}: stopping; responses in flight may finish within ${formatDuration(graceMs)} (${signal} again exits at once)`, { signal, grace_ms: graceMs });
     router.shutdown(graceMs).then((report) => {
-      if (report.cut > 0) process.stderr.write(`hpatch-router: ${report.cut} of ${report.inFlight} response(s) in flight were cut short at the bound\n`);
+      if (report.cut > 0) lifecycle('warn', `${report.cut} of ${report.inFlight} response(s) in flight were cut short at the bound`, { cut: report.cut, in_flight: report.inFlight });
       disposePlugins();
       process.exit(0);
     }, (e: unknown) => {
-      process.stderr.write(`hpatch-router: shutdown failed: ${e instanceof Error ? e.message : String(e)}\n`);
+      lifecycle('error', `shutdown failed: ${e instanceof Error ? e.message : String(e)}`);
       process.exit(1);
     });
   };
@@ -91,14 +96,9 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
   // disposition, which kills at once without the exit handlers that release the lock.
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  // Startup lines keep their `hpatch-router:` form in text (people and tests read them); JSON gets records.
-  const startupLine = (msg: string, fields: Record<string, string | number>): void => {
-    if (options.logFormat === 'json') log.event('info', msg, fields);
-    else if (log.enabled('info')) process.stderr.write(`hpatch-router: ${msg}\n`);
-  };
-  if (summary !== null) startupLine(summary, { plugins: plugins.length, tools: plugins.reduce((n, p) => n + p.tools.length, 0) });
+  if (summary !== null) lifecycle('info', summary, { plugins: plugins.length, tools: plugins.reduce((n, p) => n + p.tools.length, 0) });
   process.stdout.write(`listening on ${router.url}\n`);
-  startupLine(`${options.mode} mode, upstream ${options.upstream.href}, ${registry.size} contributed tool(s)`, { mode: options.mode, upstream: options.upstream.href, listen: router.url, tools: registry.size });
+  lifecycle('info', `${options.mode} mode, upstream ${options.upstream.href}, ${registry.size} contributed tool(s)`, { mode: options.mode, upstream: options.upstream.href, listen: router.url, tools: registry.size });
   return undefined;
 }
 

@@ -84,6 +84,11 @@ describe('router logs and metrics (issue 18)', function () {
     expect(buckets.length).to.be.greaterThan(5);
     expect(buckets).to.deep.equal([...buckets].sort((a, b) => a - b));
     expect(buckets.at(-1)).to.equal(2);
+
+    // Stopping is logged as records too: no plain line reaches a JSON log.
+    expect(await router.stop()).to.equal(0);
+    const after = router.stderrLines.map((l) => JSON.parse(l) as Json);
+    expect(after.find((r) => String(r['msg']).startsWith('SIGTERM: stopping'))).to.include({ level: 'info', signal: 'SIGTERM' });
   });
 
   it('text at the default level: the request line has the documented fields; --log-level warn drops request lines but keeps warnings', async () => {
