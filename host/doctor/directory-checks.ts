@@ -4,6 +4,7 @@
 import { accessSync, constants, lstatSync, statfsSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { currentHost, privateDirProblem, RUNTIME_DIR_ENV, runtimeBasePath, type RuntimeBaseHost } from '../runtime/runtime-base.ts';
+import { ledgerDirProblem } from '../history/ledger.ts';
 import { errorText, fail, pass, type CheckResult } from './check.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -104,10 +105,12 @@ export function checkStateDir(stateDir: string, uid: number = currentHost().uid)
     if (w !== null) return fail(name, `${ledger} is missing and ${ancestor} is not writable (${w})`, `make ${ancestor} writable for you, or pass --state-dir DIR`);
     return freeSpaceProblem(name, ancestor) ?? pass(name, `${ledger} will be created (mode 0700) at the router's start; ${freeText(ancestor)}`);
   }
-  if (st.isSymbolicLink()) return fail(name, `${ledger} is a symlink`, `replace it with a directory: rm ${ledger} (the router creates it)`);
-  if (!st.isDirectory()) return fail(name, `${ledger} is not a directory`, `move ${ledger} away; the router creates it`);
-  if (st.uid !== uid) return fail(name, `${ledger} is owned by uid ${st.uid}, not ${uid}`, `chown -R ${uid} ${ledger}, or pass --state-dir DIR`);
-  if ((st.mode & 0o022) !== 0) return fail(name, `${ledger} is writable by group or others (mode ${mode(st)})`, `chmod 700 ${ledger}`);
+  // (the ledger's own rule, so that doctor and Ledger.open never disagree)
+  const problem = ledgerDirProblem(st, uid);
+  if (problem) {
+    const fix = { symlink: `replace it with a directory: rm ${ledger} (the router creates it)`, 'not-dir': `move ${ledger} away; the router creates it`, owner: `chown -R ${uid} ${ledger}, or pass --state-dir DIR`, mode: `chmod 700 ${ledger}` }[problem.kind];
+    return fail(name, `${ledger} ${problem.text}`, fix);
+  }
   const w = writableProblem(ledger);
   if (w !== null) return fail(name, `${ledger} is not writable (${w})`, `chmod 700 ${ledger}`);
   return freeSpaceProblem(name, ledger) ?? pass(name, `${ledger}: yours, mode ${mode(st)}, writable, ${freeText(ledger)}`);

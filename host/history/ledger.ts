@@ -449,15 +449,17 @@ async function prepareDirectory(dir: string): Promise<void> {
     }
     st = await fsp.lstat(dir);
   }
-  if (st.isSymbolicLink()) throw new LedgerDirectoryError(dir, 'is a symbolic link; refusing to follow it');
-  if (!st.isDirectory()) throw new LedgerDirectoryError(dir, 'exists but is not a directory');
-  const uid = process.getuid?.();
-  if (uid !== undefined && st.uid !== uid) {
-    throw new LedgerDirectoryError(dir, `is owned by uid ${st.uid}, not by the current user (uid ${uid})`);
-  }
-  if ((st.mode & 0o022) !== 0) {
-    throw new LedgerDirectoryError(dir, `is writable by group or others (mode ${(st.mode & 0o777).toString(8)}); use chmod 700`);
-  }
+  const problem = ledgerDirProblem(st, process.getuid?.());
+  if (problem) throw new LedgerDirectoryError(dir, problem.kind === 'mode' ? `${problem.text}; use chmod 700` : problem.text);
+}
+
+/** Why the ledger refuses a directory with these stats, or null (`hpatch-router doctor` asks the same). */
+export function ledgerDirProblem(st: Stats, uid: number | undefined): { readonly kind: 'symlink' | 'not-dir' | 'owner' | 'mode'; readonly text: string } | null {
+  if (st.isSymbolicLink()) return { kind: 'symlink', text: 'is a symbolic link; refusing to follow it' };
+  if (!st.isDirectory()) return { kind: 'not-dir', text: 'exists but is not a directory' };
+  if (uid !== undefined && st.uid !== uid) return { kind: 'owner', text: `is owned by uid ${st.uid}, not by the current user (uid ${uid})` };
+  if ((st.mode & 0o022) !== 0) return { kind: 'mode', text: `is writable by group or others (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')})` };
+  return null;
 }
 
 async function lstatOrNull(p: string): Promise<Stats | null> {
