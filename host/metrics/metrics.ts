@@ -65,12 +65,17 @@ class Histogram {
   }
 }
 
+/** A gauge read from its owner at each scrape (the count lives where the things counted are kept). */
 class Gauge {
-  value = 0;
+  private read: () => number = () => 0;
   constructor(readonly name: string, readonly help: string) {}
 
+  observe(read: () => number): void {
+    this.read = read;
+  }
+
   render(): string {
-    return [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`, `${this.name} ${this.value}`].join('\n');
+    return [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`, `${this.name} ${this.read()}`].join('\n');
   }
 }
 

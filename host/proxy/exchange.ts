@@ -19,7 +19,7 @@ export interface ExchangeDeps {
   /** The metrics' mode label. */
   readonly mode: 'hpatch' | 'passthrough';
   /** Tracks this exchange for a graceful shutdown (absent: nothing drains it). */
-  readonly inFlight?: InFlight;
+  readonly inFlight: InFlight;
 }
 
 /** One client request, from arrival to the log line. */
@@ -43,11 +43,9 @@ export class Exchange implements Cuttable {
     this.fields = { method: req.method ?? 'GET', path: req.url ?? '/' };
     let closed = (): void => {};
     this.closed = new Promise((resolve) => (closed = resolve));
-    deps.metrics.inFlight.value++;
-    deps.inFlight?.add(this);
+    deps.inFlight.add(this);
     // A client that goes away cancels the upstream request too.
     res.on('close', () => {
-      deps.metrics.inFlight.value--;
       closed();
       if (!res.writableFinished) {
         if (this.fields.error === undefined) this.fields.aborted = true;
@@ -124,7 +122,7 @@ export class Exchange implements Cuttable {
       for await (const chunk of body) {
         this.markUpstreamByte();
         this.markFirstByte();
-        const out = boundary ? boundary.next(chunk as Uint8Array, this.deps.inFlight?.draining ?? false) : (chunk as Uint8Array);
+        const out = boundary ? boundary.next(chunk as Uint8Array, this.deps.inFlight.draining) : (chunk as Uint8Array);
         if (out.length > 0 && !(await writeChunk(this.res, out, this.signal))) return;
       }
       // The upstream ended the body itself: what is held back (its own torn end) goes out as it came.

@@ -22,11 +22,8 @@ const CUT_FLUSH_MS = 2_000;
 
 export class InFlight {
   private readonly live = new Set<Cuttable>();
-  private drainingSince: number | null = null;
-
-  get draining(): boolean {
-    return this.drainingSince !== null;
-  }
+  /** Set once drain() has begun: new exchanges are refused, SSE writes keep to event boundaries. */
+  draining = false;
 
   get size(): number {
     return this.live.size;
@@ -42,7 +39,7 @@ export class InFlight {
    * cuts the rest and waits (at most CUT_FLUSH_MS) for their responses to flush.
    */
   async drain(graceMs: number): Promise<DrainReport> {
-    this.drainingSince ??= Date.now();
+    this.draining = true;
     const pending = [...this.live];
     const all = Promise.all(pending.map((ex) => ex.closed));
     let timer: NodeJS.Timeout | undefined;

@@ -42,6 +42,7 @@ export interface RunningServer {
 export async function startServer(cfg: ServerConfig): Promise<RunningServer> {
   const upstream = new Upstream(cfg.upstream);
   const inFlight = new InFlight();
+  cfg.metrics.inFlight.observe(() => inFlight.size);
   const deps = { upstream, metrics: cfg.metrics, log: cfg.log, mode: cfg.mode.kind, inFlight };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
