@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { formatDuration } from './cli/duration.ts';
 import { Ledger } from './history/ledger.ts';
-import { startRetention, type RetentionTask } from './history/ledger-retention.ts';
+import { startRetention } from './history/ledger-retention.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { startServer, type RouterMode, type RunningServer } from './proxy/server.ts';
 import { asLogger, type Logger, type LogSink } from './log/logger.ts';
@@ -28,8 +28,6 @@ export interface RouterDeps {
 
 export interface RunningRouter extends RunningServer {
   readonly metrics: Metrics;
-  /** The ledger retention in the background (hpatch mode with a retention period), else null. */
-  readonly retention: RetentionTask | null;
 }
 
 /** Ledger files of threads idle longer than this are removed unless RouterOptions says otherwise. */
@@ -56,20 +54,20 @@ export async function startRouter(options: Omit<RouterOptions, 'logFormat' | 'lo
     throw new StartupError(problems);
   }
   const metrics = deps.metrics ?? new Metrics();
+  const log = asLogger(deps.log);
   let server: RunningServer;
   try {
-    server = await startServer({ mode, host: options.host, port: options.port, upstream: options.upstream, metrics, log: asLogger(deps.log) });
+    server = await startServer({ mode, host: options.host, port: options.port, upstream: options.upstream, metrics, log });
   } catch (e) {
     await ledger?.close();
     const err = e as NodeJS.ErrnoException;
     throw new StartupError([`cannot listen on ${options.host}:${options.port}: ${err.code ?? ''} ${err.message}`.trim()]);
   }
   // After listening: the first sweep runs in the background, never delaying startup.
-  const retention = ledger && retentionMs > 0 ? startRetention(ledger, retentionMs, deps.log, formatDuration(retentionMs)) : null;
+  const retention = ledger && retentionMs > 0 ? startRetention(ledger, retentionMs, log, formatDuration(retentionMs)) : null;
   return {
     ...server,
     metrics,
-    retention,
     close: async () => {
       await retention?.stop();
       await server.close();

@@ -3,7 +3,7 @@
 // by `hpatch-router ledger gc`. Idle means the file's mtime is older than the period: every append
 // sets it, and Ledger.thread() sets it on use (touchAfterMs), so a thread in use within the period
 // is never removed, whichever process sweeps. See doc/ledger.md "Retention".
-import { asLogger, type Logger, type LogSink } from '../log/logger.ts';
+import type { Logger } from '../log/logger.ts';
 import type { Ledger } from './ledger.ts';
 import { ledgerEntries } from './ledger-files.ts';
 
@@ -81,8 +81,7 @@ export function sweepInterval(retentionMs: number): number {
  * The router's retention: a sweep now, then every sweepInterval(). Each sweep that removed
  * something or met a problem is reported through `log`; a failing sweep never stops the router.
  */
-export function startRetention(ledger: Ledger, retentionMs: number, logTo: Logger | LogSink, describe: string): RetentionTask {
-  const log = asLogger(logTo);
+export function startRetention(ledger: Ledger, retentionMs: number, log: Logger, describe: string): RetentionTask {
   const abort = new AbortController();
   let running: Promise<SweepReport | null> = Promise.resolve(null);
   const sweep = (): Promise<SweepReport | null> => {

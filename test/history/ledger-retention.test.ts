@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { Ledger, type LedgerEntry } from '../../host/history/ledger.ts';
 import { ledgerEntries } from '../../host/history/ledger-files.ts';
 import { startRetention, sweepInterval, sweepLedger } from '../../host/history/ledger-retention.ts';
+import { asLogger } from '../../host/log/logger.ts';
 
 const DAY = 86_400_000;
 
@@ -131,7 +132,7 @@ describe('ledger retention', () => {
     await age(ledger.fileFor('old'), 10_000);
     await reopen();
     const lines: string[] = [];
-    const task = startRetention(ledger, 2000, (l) => lines.push(l), '2s');
+    const task = startRetention(ledger, 2000, asLogger((l) => lines.push(l)), '2s');
     try {
       expect((await task.firstSweep)?.removed).to.equal(1);
       await ledger.record(entry('fresh'));
