@@ -2,6 +2,7 @@
 // still in flight gets at the bound, and what a request arriving while draining gets.
 import { expect } from 'chai';
 import http from 'node:http';
+import net from 'node:net';
 import { startTestRouter, type TestRouter } from '../support/in-process-router.ts';
 import { startScriptedUpstream, type Script, type ScriptedUpstream } from '../support/scripted-upstream.ts';
 
@@ -60,23 +61,31 @@ describe('router shutdown (in process)', () => {
     expect(await upstream.requests[0]!.settled).to.equal('aborted');
   });
 
-  it('a kept-alive connection that sends a new request while draining gets 503 and is closed', async () => {
-    await start([{ items: [{ type: 'message', text: 'quick' }] }, { items: [{ type: 'message', text: 'slow' }], eventGapMs: 200 }]);
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      expect((await send(router.url, agent).done).status).to.equal(200); // the connection is now idle, kept alive
-      const slow = send(router.url, false);
-      await slow.head;
-      const draining = router.shutdown(5000);
-      // Idle keep-alive connections are closed when draining begins; one that races it gets a 503.
-      const late = await send(router.url, agent).done;
-      expect(late.status === 503 || late.error !== undefined, JSON.stringify(late)).to.equal(true);
-      if (late.status === 503) expect(late.headers['connection']).to.equal('close');
-      expect((await slow.done).complete).to.equal(true);
-      expect(await draining).to.deep.equal({ inFlight: 1, cut: 0 });
-    } finally {
-      agent.destroy();
-    }
+  it('a request whose head is still arriving when draining begins gets 503 router_shutting_down and Connection: close', async () => {
+    await start([{ items: [{ type: 'message', text: 'slow' }], eventGapMs: 200 }]);
+    // (a stream in flight keeps the server draining while the late request completes)
+    const slow = send(router.url, false);
+    await slow.head;
+    const { port } = new URL(router.url);
+    const sock = net.connect(Number(port), '127.0.0.1');
+    await new Promise<void>((r) => sock.once('connect', () => r()));
+    const body = '{"stream":true}';
+    // The request line is in before draining begins: the connection is busy, not idle.
+    sock.write('POST /v1/responses HTTP/1.1\r\nHost: x\r\n');
+    await new Promise((r) => setTimeout(r, 50));
+    const draining = router.shutdown(5000);
+    let raw = '';
+    sock.setEncoding('utf8');
+    sock.on('data', (d: string) => (raw += d));
+    const ended = new Promise<void>((r) => sock.once('close', () => r()));
+    sock.write(`content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+    await ended;
+    const [head, text] = raw.split('\r\n\r\n');
+    expect(head, raw).to.match(/^HTTP\/1\.1 503 /);
+    expect(head!.toLowerCase()).to.include('connection: close');
+    expect(JSON.parse(text!).error.code).to.equal('router_shutting_down');
+    expect((await slow.done).complete).to.equal(true);
+    expect(await draining).to.deep.equal({ inFlight: 1, cut: 0 });
   });
 
   it('a non-streaming body cut at the bound is closed, never passed off as complete', async () => {
