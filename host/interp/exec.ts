@@ -3,6 +3,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { constants as osConstants } from 'node:os';
+import type { Stmt } from './ast.ts';
+import { printCommand } from './printer.ts';
 import type { Shell } from './runner.ts';
 import { fromBytes } from './runner.ts';
 import { drainHeld, type OsFd } from './io.ts';
@@ -76,9 +78,9 @@ export function reportsSignal(sh: Shell, signal: string): boolean {
 }
 
 /** bash's status message for a foreground command killed by a signal (`fallback`: its text when no command is current). */
-export function reportSignal(sh: Shell, signal: string, pid: number, fallback: string, own?: { text: string; line: number }): Promise<void> {
+export function reportSignal(sh: Shell, signal: string, pid: number, fallback: string, own?: { stmt: Stmt; src: string; line: number }): Promise<void> {
   const desc = signalDescriptions[signal] ?? signal;
-  const text = own ? own.text : sh.curCmd && typeof sh.curCmd !== 'string' ? sh.curCmdText() : fallback;
+  const text = own ? printCommand(own.src, own.stmt) : sh.curCmd && typeof sh.curCmd !== 'string' ? sh.curCmdText() : fallback;
   return sh.writeFd(2, signal === 'SIGTERM' ? `${desc}\n` : `${sh.errName}: line ${own ? own.line : sh.lineOf(sh.curPos)}: ${String(pid).padStart(5)} ${desc.padEnd(24)}${text}\n`).catch(() => undefined);
 }
 

@@ -1110,7 +1110,7 @@ export class Shell {
   /** The `( … )` a pipeline stage's shell runs as its own body (bash forks once for it). */
   stageSubshell: Command | undefined;
   /** In the subshell of a `( … )`: the parent's text and line for it (a signal report names them). */
-  ownCmd: { text: string; line: number } | undefined;
+  ownCmd: { stmt: Stmt; src: string; line: number } | undefined;
   /** The `( … )` statement about to run (its text for ownCmd; $BASH_COMMAND names it only while ERR is trapped). */
   private subshellStmt: Stmt | undefined;
   /** Trapped signals that arrived while a command ran (set by the CLI's handlers). */
@@ -1695,10 +1695,7 @@ export class Shell {
   /** $BASH_COMMAND's text of curCmd. */
   curCmdText(): string {
     const c = this.curCmd;
-    if (typeof c === 'string' || !c) return c ?? '';
-    const text = printCommand(this.curCmdSrc, c);
-    // (bash prints a subshell of simple commands on one line: `( echo a; false )`)
-    return c.Cmd?.type === 'Subshell' && c.Cmd.Stmts.every((x) => x.Cmd && tracedCmd.has(x.Cmd.type)) ? text.replace(/;\n\s*/g, '; ') : text;
+    return typeof c === 'string' || !c ? c ?? '' : printCommand(this.curCmdSrc, c);
   }
 
   /** Runs the DEBUG trap before a simple command, `[[`, `((`; $? is preserved. */
@@ -1912,7 +1909,7 @@ export class Shell {
         if (this.stageSubshell === c) { this.stageSubshell = undefined; return this.stmts(c.Stmts); }
         const sub = this.dropCoprocFds(this.clone());
         // (a `( … )` that kills itself is reported by the parent, as this command at its line)
-        if (this.subshellStmt?.Cmd === c) sub.ownCmd = { text: printCommand(this.source.src, this.subshellStmt), line: this.lineOf(this.curPos) };
+        if (this.subshellStmt?.Cmd === c) sub.ownCmd = { stmt: this.subshellStmt, src: this.source.src, line: this.lineOf(this.curPos) };
         const r = await this.runSubshell((s) => s.stmts(c.Stmts), sub); this.cleanupDeadJobs(); return r;
       }
       case 'BinaryCmd': {
@@ -2260,8 +2257,6 @@ export class Shell {
         s.fds.set(1, pipes[i]!.w);
         if (stages[i]!.all) s.fds.set(2, pipes[i]!.w);
       }
-      // (bash's ERR trap skips a simple command with a pipe in or out; compound stages still run it)
-      if (sst.Cmd && simpleCmd.has(sst.Cmd.type)) s.noErrTrap = sst;
       subs.push(s);
     }
     let results: number[];
