@@ -31,8 +31,8 @@ export const builtins = new Map<string, Builtin>();
 export const specialBuiltins = new Set(['break', ':', '.', 'continue', 'eval', 'exec', 'exit', 'export', 'readonly', 'return', 'set', 'shift', 'times', 'trap', 'unset', 'source']);
 const keywords = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', '{', '}', '!', '[[', ']]', 'coproc']);
 
-const out = (sh: Shell, s: string): Promise<void> => sh.writeFd(1, s);
-async function errOut(sh: Shell, name: string, msg: string): Promise<void> { await sh.err(`${name}: ${msg}`); }
+export const out = (sh: Shell, s: string): Promise<void> => sh.writeFd(1, s);
+export async function errOut(sh: Shell, name: string, msg: string): Promise<void> { await sh.err(`${name}: ${msg}`); }
 
 function def(names: string[], fn: Builtin): void { for (const n of names) builtins.set(n, fn); }
 
@@ -43,7 +43,7 @@ const USAGES: Record<string, string> = {
   history: 'history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]', getopts: 'getopts optstring name [arg ...]',
 };
 /** bash's builtin usage error: `NAME: MSG` then `NAME: usage: …` (no script/line prefix); status 2. */
-async function usageErr(sh: Shell, name: string, msg: string | undefined): Promise<number> {
+export async function usageErr(sh: Shell, name: string, msg: string | undefined): Promise<number> {
   if (msg !== undefined) await errOut(sh, name, msg);
   await sh.writeFd(2, `${name}: usage: ${USAGES[name] ?? HELP_TOPICS.find((t) => t[0] === name)?.[1] ?? name}\n`);
   sh.usageFailed = true;
@@ -2484,7 +2484,7 @@ def(['help'], async (sh, args) => {
 });
 
 /** A number argument as bash's legal_number takes it (64 bits, blanks around), else undefined. */
-function int64Arg(a: string): number | undefined {
+export function int64Arg(a: string): number | undefined {
   if (!/^\s*[-+]?\d+\s*$/.test(a)) return undefined;
   const n = BigInt(a);
   return BigInt.asIntN(64, n) === n ? Number(n) : undefined;

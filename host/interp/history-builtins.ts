@@ -4,33 +4,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Shell } from './runner.ts';
-import { strftime } from './builtins.ts';
+import { errOut, int64Arg, out, strftime, usageErr } from './builtins.ts';
 import { DiscardError } from './errors.ts';
 import { historyExpand, type HistoryList } from './history.ts';
 import { historyEnv } from './history-reader.ts';
 import { isRestricted, restrictedMsg } from './restricted.ts';
 
-const out = (sh: Shell, s: string): Promise<void> => sh.writeFd(1, s);
-const errOut = (sh: Shell, name: string, msg: string): Promise<void> => sh.err(`${name}: ${msg}`);
 const historyOn = (sh: Shell): boolean => sh.history.recording;
-
-const USAGE: Record<string, string> = {
-  history: 'history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]',
-  fc: 'fc [-e ename] [-lnr] [first] [last] or fc -s [pat=rep] [command]',
-};
-async function usage(sh: Shell, name: string, msg: string): Promise<number> {
-  await errOut(sh, name, msg);
-  await sh.writeFd(2, `${name}: usage: ${USAGE[name]}\n`);
-  sh.usageFailed = true;
-  return 2;
-}
-
-/** bash's legal_number: a 64-bit integer with blanks around, else undefined. */
-function legalNumber(a: string): number | undefined {
-  if (!/^\s*[-+]?\d+\s*$/.test(a)) return undefined;
-  const n = BigInt(a);
-  return BigInt.asIntN(64, n) === n ? Number(n) : undefined;
-}
 
 /** bash_delete_last_history. */
 function deleteLast(h: HistoryList): boolean {
@@ -62,11 +42,11 @@ async function historyBuiltin(sh: Shell, args: string[]): Promise<number> {
     if (a.length < 2 || a[0] !== '-') break;
     for (let k = 1; k < a.length; k++) {
       const c = a[k]!;
-      if (!'acdnprsw'.includes(c)) return usage(sh, 'history', `-${c}: invalid option`);
+      if (!'acdnprsw'.includes(c)) return usageErr(sh, 'history', `-${c}: invalid option`);
       flags.add(c);
       if (c === 'd') {
         if (k < a.length - 1) del = a.slice(k + 1); else if (i + 1 < args.length) del = args[++i]!;
-        else return usage(sh, 'history', '-d: option requires an argument');
+        else return usageErr(sh, 'history', '-d: option requires an argument');
         break;
       }
     }
@@ -96,7 +76,7 @@ async function historyBuiltin(sh: Shell, args: string[]): Promise<number> {
   if (!['a', 'n', 'r', 'w', 'c'].some((c) => flags.has(c))) {
     let from = 0;
     if (list.length) {
-      const n = legalNumber(list[0]!);
+      const n = int64Arg(list[0]!);
       if (n === undefined) { await errOut(sh, 'history', `${list[0]}: numeric argument required`); return 1; }
       if (list.length > 1) throw new DiscardError('history: too many arguments', 1, true);
       from = Math.max(0, h.length - Math.abs(n));
@@ -157,7 +137,7 @@ async function deleteEntries(sh: Shell, h: HistoryList, del: string): Promise<nu
   if (range >= 0) {
     const cut = range + (del[0] === '-' ? 1 : 0);
     const a = del.slice(0, cut), b = del.slice(cut + 1);
-    const s = legalNumber(a), e = legalNumber(b);
+    const s = int64Arg(a), e = int64Arg(b);
     if (s === undefined || e === undefined) return bad(del);
     const from = index(a, s);
     if (from < 0 || from >= h.length) return bad(a);
@@ -166,7 +146,7 @@ async function deleteEntries(sh: Shell, h: HistoryList, del: string): Promise<nu
     if (to < from) return 1;
     h.remove(from, to - from + 1);
   } else {
-    const n = legalNumber(del);
+    const n = int64Arg(del);
     if (n === undefined) return bad(del);
     let at: number;
     if (del.trimStart()[0] === '-' && n < 0) { at = h.length + n; if (at < 0) return bad(del); }
@@ -211,7 +191,7 @@ async function fcBuiltin(sh: Shell, args: string[]): Promise<number> {
     const a = args[i]!;
     if (a === '--') { i++; break; }
     // (a negative number is an operand, not options)
-    if (a[0] !== '-' || a.length < 2 || legalNumber(a.slice(1)) !== undefined) break;
+    if (a[0] !== '-' || a.length < 2 || int64Arg(a.slice(1)) !== undefined) break;
     for (let k = 1; k < a.length; k++) {
       const c = a[k]!;
       if (c === 'n') numbering = false;
@@ -220,9 +200,9 @@ async function fcBuiltin(sh: Shell, args: string[]): Promise<number> {
       else if (c === 's') execute = true;
       else if (c === 'e') {
         ename = k < a.length - 1 ? a.slice(k + 1) : args[++i];
-        if (ename === undefined) return usage(sh, 'fc', '-e: option requires an argument');
+        if (ename === undefined) return usageErr(sh, 'fc', '-e: option requires an argument');
         break;
-      } else return usage(sh, 'fc', `-${c}: invalid option`);
+      } else return usageErr(sh, 'fc', `-${c}: invalid option`);
     }
   }
   let list = args.slice(i);

@@ -35,7 +35,6 @@ export class HistoryList {
   /** Lines read of the command being read, whether its first one was saved, where a comment ended one. */
   lineCount = 0;
   firstLineSaved = false;
-  commentLine = -2;
   // expansion state kept between lines, as readline does
   searchString: string | undefined;
   searchMatch: string | undefined;
@@ -45,7 +44,8 @@ export class HistoryList {
   clone(): HistoryList {
     const h = new HistoryList();
     Object.assign(h, this);
-    h.entries = this.entries.map((e) => ({ ...e }));
+    // (entries are never changed in place, so a subshell's copy shares them)
+    h.entries = this.entries.slice();
     return h;
   }
 
@@ -130,7 +130,8 @@ export class HistoryList {
       // (an escaped newline outside quotes goes, as the parser removes it)
       if (!quoted && text.endsWith('\\') && !text.endsWith('\\\\')) { text = text.slice(0, -1); sep = ''; }
       if (!quoted && text.endsWith('\n') && sep.startsWith(';')) sep = sep.slice(1);
-      cur.line = text + sep + line;
+      // (a new entry object: clones share the entries, see clone)
+      this.entries[this.entries.length - 1] = { ...cur, line: text + sep + line };
       return;
     }
     this.push(line, env);

@@ -500,12 +500,10 @@ function bashMessage(src: string, e: ParseError, off: number, cond: boolean): st
   const rw = /(?:^|[;&|(]|\b(?:then|do|else)[ \t])[ \t]*(?:if|then|else|elif|do|while|until|select|for|case)[ \t]*(;;|;|&)/.exec(src.slice(ls, le < 0 ? undefined : le));
   if (rw) return `syntax error near unexpected token \`${rw[1]}'`;
   if ((m = /^"(\S+)" must be followed by/.exec(t)) || (m = /^(\S+) must be followed by/.exec(t))) {
-    // (a redirection operator at the end of its line: bash's next token is the newline)
-    if (/^[0-9]*(?:>>?|<<<|<<-?|<>|>&|<&|&>>?|>\|)$/.test(m[1]!) && /^\S+[ \t]*(?:\n|$)/.test(src.slice(off))) return "syntax error near unexpected token `newline'";
+    // (a redirection operator at the end of its line, its word missing: bash's next token is the newline)
+    if (/^[0-9]*(?:[<>]|>>|<<<?|<<-|[<>]&|&>>?|>\||<>)$/.test(m[1]!) && /^\S+[ \t]*(?:\n|$)/.test(src.slice(off))) return "syntax error near unexpected token `newline'";
     // (`$(if)`: the `)` right after the reserved word is the token bash stops at)
     if (/^(?:if|then|else|elif|while|until|do)\)/.test(src.slice(off))) return "syntax error near unexpected token `)'";
-    // (a redirection's word must be on its line: `echo hi >` NEWLINE)
-    if (/^(?:[<>]|>>|<<<?|<<-|[<>]&|&>>?|>\||<>)$/.test(m[1]!) && /^\S+[ \t]*(?:\n|$)/.test(src.slice(off))) return "syntax error near unexpected token `newline'";
     const tok = /^[^\s;&|]*[;&|]*|^\S+/.exec(src.slice(off).replace(/^\S+\s*/, ''))?.[0];
     if (tok) return `syntax error near unexpected token \`${tok}'`;
     // (a reserved word or function head at the end of the input: bash reads on, to the end of file)

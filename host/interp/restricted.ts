@@ -3,7 +3,6 @@
 // has no such name) so subshells inherit it; `shopt restricted_shell` says whether the shell
 // *started* restricted and cannot be changed. Each builtin that bash restricts asks here.
 import type { Shell } from './runner.ts';
-import { Tok } from './ast.ts';
 
 /** The variables a shell started restricted makes readonly (bash's maybe_make_restricted). */
 export const RESTRICTED_VARS = ['PATH', 'SHELL', 'ENV', 'BASH_ENV', 'HISTFILE'];
@@ -31,11 +30,6 @@ export function restrictedMsg(what?: string): string {
 /** A disk command named with a `/` (execute_disk_command refuses it before any redirection). */
 export function slashCommandError(sh: Shell, name: string): string | undefined {
   return isRestricted(sh) && name.includes('/') ? `${name}: restricted: cannot specify \`/' in command names` : undefined;
-}
-
-/** Redirections that write (bash's WRITE_REDIRECT): `>`, `>|`, `>>`, `<>`, `&>`, `&>>`, `>&FILE`. */
-export function writesFile(op: number): boolean {
-  return op === Tok.rdrOut || op === Tok.clbOut || op === Tok.appOut || op === Tok.rdrInOut || op === Tok.rdrAll || op === Tok.appAll;
 }
 
 /** The error of an output redirection to `file` in a restricted shell, else undefined. */
