@@ -8,7 +8,7 @@ import { Metrics } from './metrics/metrics.ts';
 import { startServer, type RouterMode, type RunningServer } from './proxy/server.ts';
 import { asLogger, type Logger, type LogSink } from './log/logger.ts';
 import type { ToolRegistry } from './registry/registry.ts';
-import type { RouterOptions } from './cli/router-options.ts';
+import { DEFAULT_LEDGER_RETENTION_MS, type RouterOptions } from './cli/router-options.ts';
 
 export class StartupError extends Error {
   constructor(readonly problems: readonly string[]) {
@@ -30,8 +30,6 @@ export interface RunningRouter extends RunningServer {
   readonly metrics: Metrics;
 }
 
-/** Ledger files of threads idle longer than this are removed unless RouterOptions says otherwise. */
-export const DEFAULT_LEDGER_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 // The log options are the CLI's (it builds deps.log from them); embedders give a Logger or a sink.
 export async function startRouter(options: Omit<RouterOptions, 'logFormat' | 'logLevel'>, deps: RouterDeps): Promise<RunningRouter> {

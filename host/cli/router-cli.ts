@@ -9,7 +9,7 @@ import { createLogger } from '../log/logger.ts';
 import { startRouter, StartupError } from '../router.ts';
 import { assembleHpatchTools, configuredPluginSource } from './hpatch-tools.ts';
 import { formatDuration } from './duration.ts';
-import { parseRouterArgs, USAGE } from './router-options.ts';
+import { DEFAULT_SHUTDOWN_GRACE_MS, parseRouterArgs, USAGE } from './router-options.ts';
 
 export async function runRouterCli(argv: readonly string[]): Promise<number | undefined> {
   const parsed = parseRouterArgs(argv, process.env);
@@ -102,8 +102,6 @@ export async function runRouterCli(argv: readonly string[]): Promise<number | un
   return undefined;
 }
 
-/** parseRouterArgs always sets it; this covers a caller that builds options itself. */
-const DEFAULT_SHUTDOWN_GRACE_MS = 30_000;
 
 function reportStartupProblems(problems: readonly string[], opts: { usage?: boolean } = {}): number {
   process.stderr.write(`hpatch-router: cannot start (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n`);

@@ -3,7 +3,7 @@
 import { isAbsolute, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from '../log/logger.ts';
-import { parseDuration } from './duration.ts';
+import { formatDuration, parseDuration } from './duration.ts';
 
 export type Mode = 'hpatch' | 'passthrough';
 
@@ -22,8 +22,11 @@ export interface RouterOptions {
   readonly ledgerRetentionMs?: number;
 }
 
-export const DEFAULT_SHUTDOWN_GRACE = '30s';
-export const DEFAULT_LEDGER_RETENTION = '30d';
+/** The defaults of --shutdown-grace and --ledger-retention (also what router.ts uses when an embedder leaves them out). */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 30_000;
+export const DEFAULT_LEDGER_RETENTION_MS = 30 * 86_400_000;
+const DEFAULT_SHUTDOWN_GRACE = formatDuration(DEFAULT_SHUTDOWN_GRACE_MS);
+export const DEFAULT_LEDGER_RETENTION = formatDuration(DEFAULT_LEDGER_RETENTION_MS);
 
 export const USAGE = `usage: hpatch-router [--mode hpatch|passthrough] [--listen HOST:PORT] [--upstream URL] [--state-dir DIR]
                      [--log-format text|json] [--log-level error|warn|info|debug]
