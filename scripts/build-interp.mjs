@@ -2,14 +2,14 @@
 //   dist/interp.cjs          one CJS bundle (our code + mvdan-sh inlined), whitespace/syntax-minified
 //                            and pure ASCII (V8 keeps a source with any non-ASCII char as UTF-16,
 //                            which doubled the startup snapshot)
-//   dist/interp-launch.cjs   tiny loader (host/interp/launch.ts) that runs the bundle through vm.Script
+//   dist/interp-launch.cjs   tiny loader (host/interp/launch/launch.ts) that runs the bundle through vm.Script
 //                            with a V8 code cache (dist/interp.cjs.<node version>.cache, code-cache.ts)
 //   dist/interp.blob         user-land V8 startup snapshot: our modules loaded and warmed, without
-//                            mvdan-sh (host/interp/fast-parser.ts parses most scripts); tied to this
+//                            mvdan-sh (host/interp/syntax/fast-parser.ts parses most scripts); tied to this
 //                            exact node binary and CPU
 //   dist/mvdan-sh.js         mvdan-sh for the scripts the fast parser declines, loaded by the blob's
 //                            process through a V8 code cache (dist/mvdan-sh.js.<node version>.cache)
-//   dist/interp-spawn.node   native addon (host/interp/native/posix-spawn.cc, N-API) that starts
+//   dist/interp-spawn.node   native addon (host/interp/execution/native/posix-spawn.cc, N-API) that starts
 //                            external commands through posix_spawn instead of libuv's fork; built
 //                            with the C++ compiler against node's own headers, left out with a
 //                            warning when that fails (external commands then go through libuv)
@@ -68,9 +68,9 @@ for (const f of readdirSync('dist')) if (/^(interp\.cjs|mvdan-sh\.js)\..*\.cache
   if (why) console.warn(`warning: no ${SPAWN_ADDON} (${why}); external commands start through libuv's fork`);
   else console.log(`built ${SPAWN_ADDON}`);
 }
-await build({ ...bundleOptions, entryPoints: ['host/interp/bin.ts'], outfile: 'dist/interp.cjs' });
+await build({ ...bundleOptions, entryPoints: ['host/interp/launch/bin.ts'], outfile: 'dist/interp.cjs' });
 warnIfNotAscii('dist/interp.cjs');
-await build({ ...bundleOptions, entryPoints: ['host/interp/launch.ts'], outfile: 'dist/interp-launch.cjs' });
+await build({ ...bundleOptions, entryPoints: ['host/interp/launch/launch.ts'], outfile: 'dist/interp-launch.cjs' });
 warnIfNotAscii('dist/interp-launch.cjs');
 // Write the code cache now: an installed dist/ is usually not writable by the users of the fallback.
 const warm = spawnSync(process.execPath, ['dist/interp-launch.cjs', '-c', 'f() { case $1 in a*) echo "${1#a}" ;; esac; }; f ab >/dev/null'], { stdio: 'ignore', timeout: 60_000 });
@@ -95,7 +95,7 @@ function buildSpawnAddon() {
   const include = join(dirname(process.execPath), '..', 'include', 'node');
   if (!existsSync(join(include, 'node_api.h'))) { rmSync(SPAWN_ADDON, { force: true }); return `no node headers in ${include}`; }
   const cxx = process.env.CXX || 'g++';
-  const c = spawnSync(cxx, ['-O2', '-Wall', '-shared', '-fPIC', '-std=c++17', '-I', include, 'host/interp/native/posix-spawn.cc', '-o', out], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  const c = spawnSync(cxx, ['-O2', '-Wall', '-shared', '-fPIC', '-std=c++17', '-I', include, 'host/interp/execution/native/posix-spawn.cc', '-o', out], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
   if (c.status !== 0) { rmSync(out, { force: true }); rmSync(SPAWN_ADDON, { force: true }); return `${cxx} failed: ${c.error?.message ?? ''}${c.stderr}`.trim(); }
   const t = spawnSync(process.execPath, ['-e', 'const m = { exports: {} }; process.dlopen(m, process.argv[1]); process.exit(m.exports.supported() ? 0 : 3)', join(process.cwd(), out)], { encoding: 'utf8' });
   if (t.status !== 0) { rmSync(out, { force: true }); rmSync(SPAWN_ADDON, { force: true }); return t.status === 3 ? 'this kernel has no pidfd_open' : `it does not load: ${t.stderr}`.trim(); }
@@ -109,7 +109,7 @@ async function buildSnapshot() {
   const tmp = await mkdtemp(join(tmpdir(), 'hpatch-interp-snapshot-'));
   try {
     const entry = join(tmp, 'interp-snapshot.cjs');
-    await build({ ...bundleOptions, entryPoints: ['host/interp/snapshot.ts'], outfile: entry, external: ['mvdan-sh'] });
+    await build({ ...bundleOptions, entryPoints: ['host/interp/launch/snapshot.ts'], outfile: entry, external: ['mvdan-sh'] });
     await writeFile(MVDAN, await readFile(createRequire(import.meta.url).resolve('mvdan-sh')));
     warnIfNotAscii(MVDAN);
     // V8 flags are part of the blob's identity: no NODE_OPTIONS (the launcher takes this path only

@@ -15,8 +15,8 @@ async function main(): Promise<number | undefined> {
     return runFrontendWorker({ invokedAs, argv });
   }
   if (argv[0] === 'interp') {
-    const { runInterpCli } = await import('../interp/cli.ts');
-    const { findSpawnAddon, setSpawnAddon } = await import('../interp/native-spawn.ts');
+    const { runInterpCli } = await import('../interp/launch/cli.ts');
+    const { findSpawnAddon, setSpawnAddon } = await import('../interp/execution/native-spawn.ts');
     // (dist/hpatch-router.mjs or a chunk beside it; from source, host/cli/main.ts)
     const here = path.dirname(fileURLToPath(import.meta.url));
     setSpawnAddon(findSpawnAddon([here, path.join(here, '..'), path.join(here, '..', '..', 'dist')]));

@@ -4,7 +4,7 @@
 // anchored at the node_modules beside the running dist/ first.
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { blobDir } from '../interp/mvdan-lazy.ts';
+import { blobDir } from '../interp/launch/mvdan-lazy.ts';
 
 /** A `require` that resolves `name` (its own paths too, e.g. a .wasm file inside it), or throws the last resolution error. */
 export function packageRequire(name: string): NodeJS.Require {

@@ -5,7 +5,7 @@
 // `hread @shell/<id>` reads the thread's retained script through the confined storage.
 import { isAbsolute, resolve } from 'node:path';
 import { parseLineRange, type LineRange } from '../../isolates/core-v1/operands.ts';
-import { registerPrivateCommand, type PrivateContext } from '../interp/registry.ts';
+import { registerPrivateCommand, type PrivateContext } from '../interp/private/registry.ts';
 import { runtimeBasePath, verifyRuntimeBase } from '../runtime/runtime-base.ts';
 import { readRegularFile } from '../shell/confined-dir.ts';
 import { readRetainedScript } from '../shell/thread-storage.ts';

@@ -1,9 +1,9 @@
 // The direct-carrier rule of the built-in shell tool (REQ-SHELL-001, acceptance 7): an implicit-Bash
 // body without directives stays the command itself — no helper, no worker — when it is one simple
 // external call on one line. Judged with the parser the shell worker runs the body with
-// (host/interp/reparse.ts), so the router and the worker never disagree about what the body is.
-import type { Stmt, WordPart } from '../interp/ast.ts';
-import { parseScript } from '../interp/reparse.ts';
+// (host/interp/syntax/reparse.ts), so the router and the worker never disagree about what the body is.
+import type { Stmt, WordPart } from '../interp/syntax/ast.ts';
+import { parseScript } from '../interp/syntax/reparse.ts';
 import { BASH_BUILTINS, BASH_KEYWORDS } from '../plugins/shell-names.ts';
 import { ROUTER_RESERVED_NAMES } from '../registry/tool-names.ts';
 import { staticWord } from './static-word.ts';

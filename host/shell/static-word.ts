@@ -1,6 +1,6 @@
 // The value of a shell word that no expansion can change, judged on the worker's syntax tree: the
 // direct-carrier rule's "static command" and the warnings' command names and options.
-import type { Word } from '../interp/ast.ts';
+import type { Word } from '../interp/syntax/ast.ts';
 
 /** Characters whose presence in an unquoted literal makes bash expand the word (globs, tilde, braces). */
 const EXPANDING_LITERAL = /[*?[~{]/;

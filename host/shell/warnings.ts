@@ -3,9 +3,9 @@
 // fed to an interpreter (`python3 <<EOF`) — gets one warning per distinct kind, telling the model
 // how to say the same with a shebang. Found in the syntax tree of the worker's own parser, anywhere
 // in the body (pipelines, loops, functions, substitutions). Warnings never change the carrier.
-import type { CallExpr, Stmt } from '../interp/ast.ts';
-import { Tok } from '../interp/ast.ts';
-import { parseScript } from '../interp/reparse.ts';
+import type { CallExpr, Stmt } from '../interp/syntax/ast.ts';
+import { Tok } from '../interp/syntax/ast.ts';
+import { parseScript } from '../interp/syntax/reparse.ts';
 import { staticWord } from './static-word.ts';
 
 interface InlineOption {

@@ -7,7 +7,7 @@
 // (Other interpreters never start node: the wrapper execs them with the body on /dev/fd/3.)
 import { interpreterIdentity } from '../../isolates/core-v1/interpreter.ts';
 import { registerHashlineCommands } from '../hashline/private-commands.ts';
-import { runInterpCli } from '../interp/cli.ts';
+import { runInterpCli } from '../interp/launch/cli.ts';
 
 /** First argument that selects this role in the interpreter's entries (bin/shell-worker passes it). */
 export const SHELL_WORKER_FLAG = '--shell-worker';

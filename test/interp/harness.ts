@@ -6,8 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
-import { runScript } from '../../host/interp/cli.ts';
-import { findSpawnAddon, setSpawnAddon } from '../../host/interp/native-spawn.ts';
+import { runScript } from '../../host/interp/launch/cli.ts';
+import { findSpawnAddon, setSpawnAddon } from '../../host/interp/execution/native-spawn.ts';
 
 // external commands start as they do from the CLI: through the posix_spawn addon `make build` made
 setSpawnAddon(findSpawnAddon([path.resolve('dist')]));

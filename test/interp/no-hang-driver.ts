@@ -8,8 +8,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runScript } from '../../host/interp/cli.ts';
-import { findSpawnAddon, setSpawnAddon } from '../../host/interp/native-spawn.ts';
+import { runScript } from '../../host/interp/launch/cli.ts';
+import { findSpawnAddon, setSpawnAddon } from '../../host/interp/execution/native-spawn.ts';
 
 setSpawnAddon(findSpawnAddon([path.resolve('dist')]));
 

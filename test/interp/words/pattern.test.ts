@@ -1,7 +1,7 @@
 // pattern.ts: the regex-free match of plain patterns (`X`, `*X`, `X*`, `*X*`) agrees with the
 // compiled regex on every pattern shape, and leaves everything else to it.
 import { expect } from 'chai';
-import { matchPattern, patternRegex } from '../../host/interp/pattern.ts';
+import { matchPattern, patternRegex } from '../../../host/interp/words/pattern.ts';
 
 describe('interp pattern matching', () => {
   const patterns = ['', '*', '**', '***', 'a', 'ab', '*b', 'a*', '*b*', '*.txt', 'x.*', '*a*b*', 'a*b', '*\\*', '\\**', 'a\\b',

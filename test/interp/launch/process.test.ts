@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
-const entry = path.resolve('host/interp/main.ts');
+const entry = path.resolve('host/interp/launch/main.ts');
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 function alive(marker: string): boolean {
   const r = spawnSync('pgrep', ['-f', marker], { encoding: 'utf8' });

@@ -3,8 +3,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { constants as osConstants } from 'node:os';
-import type { Stmt } from './ast.ts';
-import { printCommand } from './printer.ts';
+import type { Stmt } from '../syntax/ast.ts';
+import { printCommand } from '../syntax/printer.ts';
 import type { Shell } from './runner.ts';
 import { fromBytes } from './runner.ts';
 import { drainHeld, type OsFd } from './io.ts';

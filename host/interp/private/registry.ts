@@ -2,9 +2,9 @@
 // interpreter dispatches after expansion, after functions and builtins and before PATH
 // lookup. They take part in pipelines and redirections through the same fd table as
 // everything else (their stdin/stdout/stderr are the shell's fds 0/1/2 at call time).
-import type { Shell } from './runner.ts';
-import { fromBytes } from './runner.ts';
-import { readAll, readSome, writeAll } from './io.ts';
+import type { Shell } from '../execution/runner.ts';
+import { fromBytes } from '../execution/runner.ts';
+import { readAll, readSome, writeAll } from '../execution/io.ts';
 
 export interface PrivateContext {
   /** argv[0] is the command name; UTF-8 decoded (invalid bytes become U+FFFD). */

@@ -2,7 +2,7 @@
 // shell never completes anything, but scripts (and bash-completion files they source) define
 // specs and list them with `complete -p`; bash keeps them in a 256-bucket hash table, listed in
 // bucket order (bash-hash-order.ts), each printed in the fixed order of its print_one_completion.
-import { bucketOrder } from './bash-hash-order.ts';
+import { bucketOrder } from '../execution/bash-hash-order.ts';
 
 /** Letter actions, in the order bash prints them. */
 const LETTERS = 'abcdefgjksuv';

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 
-const entry = path.resolve('host/interp/main.ts');
+const entry = path.resolve('host/interp/launch/main.ts');
 function interp(args: string[], input = ''): { stdout: string; stderr: string; status: number | null } {
   const r = spawnSync(process.execPath, ['--import', 'tsx', entry, ...args], { input, encoding: 'utf8', timeout: 20000 });
   return { stdout: r.stdout, stderr: r.stderr, status: r.status };

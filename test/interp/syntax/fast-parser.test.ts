@@ -6,10 +6,10 @@
 import { expect } from 'chai';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { mvdanParse } from '../../host/interp/parser.ts';
-import { fastParse } from '../../host/interp/fast-parser.ts';
-import { loadCases } from './harness.ts';
-import { seededRandom } from '../support/prng.ts';
+import { mvdanParse } from '../../../host/interp/syntax/parser.ts';
+import { fastParse } from '../../../host/interp/syntax/fast-parser.ts';
+import { loadCases } from '../harness.ts';
+import { seededRandom } from '../../support/prng.ts';
 
 /** Least share of the scripts mvdan-sh parses (fixtures + parse-corpus.txt) that fastParse must accept. */
 const MIN_ACCEPT_RATIO = 0.92; // 0.936 when set; raise it as the fast parser grows

@@ -7,29 +7,29 @@ import * as path from 'node:path';
 import {
   Tok, type ArithmExpr, type ArrayElem, type ArrayExpr, type Assign, type BinaryCmd, type CallExpr, type CaseClause, type Command, type DeclClause, type File, type ForClause, type IfClause,
   type CoprocClause, type ExtGlob, type ParamExp, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
-} from './ast.ts';
-import { Arith, ArithError, hardArith } from './arith.ts';
-import { Expander, ansiC, ansicQuote, assocKeyNeedsQuotes, braceExpand, needsAnsiC, scalarValue, shellQuote } from './expand.ts';
-import { charUnits, hasHighBytes, hasUtf8Codeset, isUtf8LocaleName, localeExists, localeFallbacks, mapCharCase } from './utf8-chars.ts';
+} from '../syntax/ast.ts';
+import { Arith, ArithError, hardArith } from '../words/arith.ts';
+import { Expander, ansiC, ansicQuote, assocKeyNeedsQuotes, braceExpand, needsAnsiC, scalarValue, shellQuote } from '../words/expand.ts';
+import { charUnits, hasHighBytes, hasUtf8Codeset, isUtf8LocaleName, localeExists, localeFallbacks, mapCharCase } from '../words/utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { FdTable, OsFd, drainHeld, isSigPipe, makeFifoPath, makePipe, openFile, openPath, readAll, readPath, tryWriteSync, writeAll } from './io.ts';
-import { matchExtPattern } from './pattern.ts';
-import { parse, ParseError } from './parser.ts';
-import { appendElems, arithTextWord, badAssigns, badFuncNames, declWords, parseScript, rawArith, type DeferredParseError } from './reparse.ts';
-import { builtins, specialBuiltins, syncBuiltins, declClause, declare, declLastArg, localSync, readLine, shellOptsString, singleQuote, wordOfText, type DeclItem } from './builtins.ts';
-import { runExternal, lookPath } from './exec.ts';
-import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from './registry.ts';
-import { evalTest, evalTestTraced, testSyncable } from './test.ts';
-import { printCommand, printFunction, stmtLines } from './printer.ts';
-import { AliasReader } from './alias.ts';
+import { matchExtPattern } from '../words/pattern.ts';
+import { parse, ParseError } from '../syntax/parser.ts';
+import { appendElems, arithTextWord, badAssigns, badFuncNames, declWords, parseScript, rawArith, type DeferredParseError } from '../syntax/reparse.ts';
+import { builtins, specialBuiltins, syncBuiltins, declClause, declare, declLastArg, localSync, readLine, shellOptsString, singleQuote, wordOfText, type DeclItem } from '../builtins/builtins.ts';
+import { runExternal, lookPath } from './external.ts';
+import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from '../private/registry.ts';
+import { evalTest, evalTestTraced, testSyncable } from '../words/conditional.ts';
+import { printCommand, printFunction, stmtLines } from '../syntax/printer.ts';
+import { AliasReader } from '../syntax/alias.ts';
 import { bucketOrder } from './bash-hash-order.ts';
 import type { CommandHash } from './command-hash.ts';
-import type { CompletionSpecs } from './completion-specs.ts';
+import type { CompletionSpecs } from '../builtins/completion-specs.ts';
 import { sigKey } from './signals.ts';
 import { endsProcess, virtualPid } from './virtual-pids.ts';
-import { isName } from './names.ts';
+import { isName } from '../syntax/names.ts';
 import { isRestricted, redirectError, slashCommandError } from './restricted.ts';
-import { HistoryList } from './history.ts';
+import { HistoryList } from '../syntax/history.ts';
 import { runHistoryLines } from './history-reader.ts';
 
 export interface Var {
@@ -3446,10 +3446,10 @@ function partEnd(p: WordPart): number | undefined {
 }
 
 /** `1[2]` in arithmetic (a number's "subscript", see arith.ts' notElementRef) ends after its `]`. */
-function shortParamEnd(p: import('./ast.ts').ParamExp): number {
+function shortParamEnd(p: import('../syntax/ast.ts').ParamExp): number {
   const x = p.Index;
   if (x?.type !== 'Word' || isName(p.Param.Value) || !x.Parts.every((q) => q.type === 'Lit')) return p.Param.ValueEnd;
-  return (x.Parts[x.Parts.length - 1] as import('./ast.ts').Lit).ValueEnd + 1;
+  return (x.Parts[x.Parts.length - 1] as import('../syntax/ast.ts').Lit).ValueEnd + 1;
 }
 
 /** `< file` alone (the `$(<file)` idiom). */

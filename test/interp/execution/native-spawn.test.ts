@@ -1,10 +1,10 @@
-// External commands through the posix_spawn addon (host/interp/native/posix-spawn.cc), and through
+// External commands through the posix_spawn addon (host/interp/execution/native/posix-spawn.cc), and through
 // libuv's fork when the addon is missing: both against bash.
 import { expect } from 'chai';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { expectSameAsBash, runInterp, freshDir } from './harness.ts';
-import { findSpawnAddon, setSpawnAddon, spawnAddon } from '../../host/interp/native-spawn.ts';
+import { expectSameAsBash, runInterp, freshDir } from '../harness.ts';
+import { findSpawnAddon, setSpawnAddon, spawnAddon } from '../../../host/interp/execution/native-spawn.ts';
 
 const built = findSpawnAddon([path.resolve('dist')]);
 

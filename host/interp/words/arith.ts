@@ -1,10 +1,10 @@
 // Shell arithmetic with 64-bit two's-complement wrap-around (BigInt). Two front ends: the
 // mvdan-sh ArithmExpr AST (evalArith) and a parser for arithmetic text found in variable
 // values or `let` strings (evalArithString). Both share the evaluator over ANode.
-import { Tok, type ArithmExpr, type BinaryArithm, type ParamExp, type UnaryArithm, type Word, type WordPart } from './ast.ts';
-import { rawArith } from './reparse.ts';
-import { wordRange } from './runner.ts';
-import { isName } from './names.ts';
+import { Tok, type ArithmExpr, type BinaryArithm, type ParamExp, type UnaryArithm, type Word, type WordPart } from '../syntax/ast.ts';
+import { rawArith } from '../syntax/reparse.ts';
+import { wordRange } from '../execution/runner.ts';
+import { isName } from '../syntax/names.ts';
 
 /** Runs `f`, marking an arithmetic error it throws as hard (see ArithError.hard). */
 export function hardArith<T>(f: () => T): T {

@@ -5,12 +5,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isatty } from 'node:tty';
 import { constants as osConstants, userInfo } from 'node:os';
-import { parseScript } from './reparse.ts';
-import { Shell, toBytes, fromBytes, optionLetters, setScriptRunner, signalListeners, type Options } from './runner.ts';
-import { inheritedFd, pendingBlockingOps, unblockOpens } from './io.ts';
-import { longOptNames, setLongOpt, shoptNames } from './builtins.ts';
-import { isName } from './names.ts';
-import { startRestricted } from './restricted.ts';
+import { parseScript } from '../syntax/reparse.ts';
+import { Shell, toBytes, fromBytes, optionLetters, setScriptRunner, signalListeners, type Options } from '../execution/runner.ts';
+import { inheritedFd, pendingBlockingOps, unblockOpens } from '../execution/io.ts';
+import { longOptNames, setLongOpt, shoptNames } from '../builtins/builtins.ts';
+import { isName } from '../syntax/names.ts';
+import { startRestricted } from '../execution/restricted.ts';
 
 export interface RunOptions {
   posix?: boolean;

@@ -4,11 +4,11 @@
 // complete command before it reads the next line. A line whose expansion fails (`event not
 // found`) or ends in `:p` is dropped as if it had not been there: later line numbers count one less.
 import type { Shell } from './runner.ts';
-import type { DeferredParseError } from './reparse.ts';
-import { parseScript } from './reparse.ts';
+import type { DeferredParseError } from '../syntax/reparse.ts';
+import { parseScript } from '../syntax/reparse.ts';
 import { DiscardSignal } from './errors.ts';
-import { AliasReader } from './alias.ts';
-import { historyExpand, type HistoryEnv, type HistoryList } from './history.ts';
+import { AliasReader } from '../syntax/alias.ts';
+import { historyExpand, type HistoryEnv, type HistoryList } from '../syntax/history.ts';
 
 export function historyEnv(sh: Shell): HistoryEnv {
   return { getVar: (n) => sh.getVar(n), extglob: sh.shopt.has('extglob'), posix: sh.posix };

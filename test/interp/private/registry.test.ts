@@ -1,9 +1,9 @@
 // Private-command registry: in-process commands dispatched after expansion, taking part in
 // pipelines, redirections, cwd, environment and status like any other command.
 import { expect } from 'chai';
-import { registerPrivateCommand, unregisterPrivateCommand, listPrivateCommands } from '../../host/interp/registry.ts';
+import { registerPrivateCommand, unregisterPrivateCommand, listPrivateCommands } from '../../../host/interp/private/registry.ts';
 import * as fs from 'node:fs';
-import { runInterp, freshDir, type Case } from './harness.ts';
+import { runInterp, freshDir, type Case } from '../harness.ts';
 
 async function run(script: string, stdin = ''): Promise<{ stdout: string; stderr: string; status: number }> {
   const c: Case = { name: 't', script, stdin, file: 't' };

@@ -3,12 +3,12 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Shell } from './runner.ts';
+import type { Shell } from '../execution/runner.ts';
 import { errOut, int64Arg, out, strftime, usageErr } from './builtins.ts';
-import { DiscardError } from './errors.ts';
-import { historyExpand, type HistoryList } from './history.ts';
-import { historyEnv } from './history-reader.ts';
-import { isRestricted, restrictedMsg } from './restricted.ts';
+import { DiscardError } from '../execution/errors.ts';
+import { historyExpand, type HistoryList } from '../syntax/history.ts';
+import { historyEnv } from '../execution/history-reader.ts';
+import { isRestricted, restrictedMsg } from '../execution/restricted.ts';
 
 const historyOn = (sh: Shell): boolean => sh.history.recording;
 

@@ -6,7 +6,7 @@
 // `2`) — and declines (returns undefined) anything else: every syntax error, and what it does
 // not know: backquotes with backslashes or nested ones, `coproc`, line continuations in `<<-`
 // here-documents, and `$[…]` (deprecated, and kept declined so that tests have a script that
-// takes mvdan-sh's path). test/interp/fast-parser.test.ts holds it to mvdan-sh over every
+// takes mvdan-sh's path). test/interp/syntax/fast-parser.test.ts holds it to mvdan-sh over every
 // fixture script, a corpus of snippets and mutations of them.
 //
 // The grammar is here, the tokens in fast-lexer.ts. Input is the script's UTF-8 bytes as a latin1

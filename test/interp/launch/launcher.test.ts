@@ -5,9 +5,9 @@ import { expect } from 'chai';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../support/codex-cli.ts';
-import { ODD_ENTRIES, ODD_ENV, RAW_ENTRY, entriesOf, withRawEntry } from '../support/odd-env.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { PROJECT_ROOT } from '../../support/codex-cli.ts';
+import { ODD_ENTRIES, ODD_ENV, RAW_ENTRY, entriesOf, withRawEntry } from '../../support/odd-env.ts';
+import { tempDir } from '../../support/temp-dir.ts';
 
 const LAUNCHER = join(PROJECT_ROOT, 'bin', 'hpatch-router');
 const DIST = join(PROJECT_ROOT, 'dist');

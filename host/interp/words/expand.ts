@@ -1,17 +1,17 @@
 // Word expansion: brace, tilde, parameter, command and arithmetic expansion, IFS field
 // splitting, pathname expansion and quote removal. Values are byte strings.
-import { Tok, type Word, type WordPart, type ParamExp, type Lit, type DblQuoted, type ExtGlob, type CmdSubst, type Stmt, type ArithmExpr } from './ast.ts';
-import { parse } from './parser.ts';
+import { Tok, type Word, type WordPart, type ParamExp, type Lit, type DblQuoted, type ExtGlob, type CmdSubst, type Stmt, type ArithmExpr } from '../syntax/ast.ts';
+import { parse } from '../syntax/parser.ts';
 import * as os from 'node:os';
 import { glob, hasMeta, matchPattern, patternRegex, patternSource, plainMatcher, splitIgnore, unescapePattern } from './pattern.ts';
-import type { Shell, Var } from './runner.ts';
-import { DiscardError, ShellError } from './errors.ts';
+import type { Shell, Var } from '../execution/runner.ts';
+import { DiscardError, ShellError } from '../execution/errors.ts';
 import { ArithError } from './arith.ts';
-import { badSubstMessage, subscriptRunsOn } from './bad-subst-words.ts';
-import { badSubst, promptTextWord, TOGGLE_ALL, TOGGLE_FIRST } from './reparse.ts';
+import { badSubstMessage, subscriptRunsOn } from '../syntax/bad-subst-words.ts';
+import { badSubst, promptTextWord, TOGGLE_ALL, TOGGLE_FIRST } from '../syntax/reparse.ts';
 import { escapeEre } from './regex.ts';
 import { charLength, charStarts, charUnits, hasHighBytes, mapCharCase } from './utf8-chars.ts';
-import { isName } from './names.ts';
+import { isName } from '../syntax/names.ts';
 
 /** A variable's value as `$name` reads it: element 0 of an array. */
 export function scalarValue(v: Var): string | undefined {

@@ -1,11 +1,11 @@
 // `[[ ... ]]` (over the AST) and `test` / `[` (over argv).
 import * as fs from 'node:fs';
-import { Tok, type BinaryTest, type TestExpr, type UnaryTest, type Word } from './ast.ts';
-import type { Shell } from './runner.ts';
-import { ShellError } from './errors.ts';
+import { Tok, type BinaryTest, type TestExpr, type UnaryTest, type Word } from '../syntax/ast.ts';
+import type { Shell } from '../execution/runner.ts';
+import { ShellError } from '../execution/errors.ts';
 import { ArithError } from './arith.ts';
 import { matchExtPattern } from './pattern.ts';
-import { parse } from './parser.ts';
+import { parse } from '../syntax/parser.ts';
 import { ereInvalid, ereToJs } from './regex.ts';
 import { isatty } from 'node:tty';
 

@@ -1,8 +1,8 @@
 // CommonJS-friendly entry (no top-level await) for the esbuild bundle built by
 // scripts/build-interp.mjs: `node dist/interp-launch.cjs [interp args]`.
 import { runInterpCli } from './cli.ts';
-import { runShellWorker, SHELL_WORKER_FLAG } from '../worker/shell-worker.ts';
-import { findSpawnAddon, setSpawnAddon } from './native-spawn.ts';
+import { runShellWorker, SHELL_WORKER_FLAG } from '../../worker/shell-worker.ts';
+import { findSpawnAddon, setSpawnAddon } from '../execution/native-spawn.ts';
 
 // (the bundle is dist/interp.cjs: the addon is beside it)
 if (typeof __dirname === 'string') setSpawnAddon(findSpawnAddon([__dirname]));

@@ -5,11 +5,11 @@
 import * as fs from 'node:fs';
 import * as v8 from 'node:v8';
 import { runInterpCli, runScript } from './cli.ts';
-import { runShellWorker, SHELL_WORKER_FLAG } from '../worker/shell-worker.ts';
-import { mvdanLoaded, parse, setMvdanLoader } from './parser.ts';
+import { runShellWorker, SHELL_WORKER_FLAG } from '../../worker/shell-worker.ts';
+import { mvdanLoaded, parse, setMvdanLoader } from '../syntax/parser.ts';
 import { blobDir, loadMvdanBesideBlob } from './mvdan-lazy.ts';
-import { findSpawnAddon, setSpawnAddon } from './native-spawn.ts';
-import { resetPipesForSnapshot } from './io.ts';
+import { findSpawnAddon, setSpawnAddon } from '../execution/native-spawn.ts';
+import { resetPipesForSnapshot } from '../execution/io.ts';
 
 // mvdan-sh stays out of the blob (the bundle has it as an external): fast-parser.ts parses the
 // warm-up below, and a script it declines loads mvdan-sh from beside the blob.

@@ -2,7 +2,7 @@
 // what bash's bashhist.c and readline's history library do for a non-interactive shell. Lines
 // are recorded as they are read (history-reader.ts); `history` and `fc` (history-builtins.ts)
 // list and change the list. Everything here is on the shell's byte strings.
-import { matchPattern, splitIgnore } from './pattern.ts';
+import { matchPattern, splitIgnore } from '../words/pattern.ts';
 
 export interface HistEntry { line: string; time: number }
 
