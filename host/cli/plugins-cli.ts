@@ -6,19 +6,8 @@ import { parseArgs } from 'node:util';
 import { formatPluginProblem, type PluginProblem } from '../plugins/validate.ts';
 import type { CustomToolSpec } from '../registry/contribution.ts';
 import { assembleHpatchTools, configuredPluginSource, type HpatchTools, type PluginSource } from './hpatch-tools.ts';
+import { PLUGINS_USAGE } from './plugins-usage.ts';
 import { versionLine } from './version.ts';
-
-export const PLUGINS_USAGE = `usage: hpatch-router plugins validate [--json] [FILE|DIR...]
-       hpatch-router plugins list [--json] [FILE|DIR...]
-       hpatch-router plugins new [--sdk SPEC] NAME
-
-  validate  check plugin declarations exactly as router startup does (the configured plugin
-            directory when no FILE or DIR is given); exit 0 valid, 1 problems, 2 usage
-  list      the tools the router would expose: name, grammar, plugin id, version, file
-  new       scaffold a TypeScript plugin project in ./NAME (NAME: a-z, 0-9, '-'); --sdk overrides
-            the SDK dependency (default: the SDK tarball make install packed beside the router)
-  --json    one JSON object on stdout instead of text
-`;
 
 export async function runPluginsCli(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;

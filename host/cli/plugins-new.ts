@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageRoot, versionLine } from './version.ts';
-import { PLUGINS_USAGE } from './plugins-cli.ts';
+import { PLUGINS_USAGE } from './plugins-usage.ts';
 
 const NAME = /^[a-z][a-z0-9-]{0,39}$/;
 

@@ -4,7 +4,8 @@ import { larkGrammarProblems, type GrammarProblem } from './lark-grammar.ts';
 import { checkRustRegex } from './rust-regex.ts';
 
 export type { GrammarProblem } from './lark-grammar.ts';
-export { larkGrammarProblems, parseLarkGrammar, commonTerminalNames } from './lark-grammar.ts';
+export { larkGrammarProblems, parseLarkGrammar } from './lark-grammar.ts';
+export { commonTerminalNames } from './lark-checks.ts';
 export { checkRustRegex } from './rust-regex.ts';
 
 export interface GrammarFormat {
