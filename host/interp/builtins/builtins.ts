@@ -3,16 +3,19 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isatty } from 'node:tty';
 import type { Assign, Word } from '../syntax/ast.ts';
-import type { Job, Shell, Var } from '../execution/runner.ts';
-import { errnoMsg, maxKey, noShebangScript, optionLetters, savedOpts, scriptRunner, tempScopes, traceWord } from '../execution/runner.ts';
+import type { Job, Shell } from '../execution/runner.ts';
+import { maxKey, savedOpts, tempScopes, type Var } from '../variables/var.ts';
+import { errnoMsg } from '../execution/errno-message.ts';
+import { optionLetters } from '../execution/options.ts';
+import { scriptRunner } from '../execution/script-runner.ts';
 import { declWords, parseScript } from '../syntax/reparse.ts';
 import { DiscardError, ExitSignal, LoopSignal, ReturnSignal, ShellError } from '../execution/errors.ts';
 import { readSome, readByteSync, readPath, AGAIN, TIMEOUT } from '../execution/io.ts';
-import { ansiC, ansicQuote, needsAnsiC, shellQuote } from '../words/expand.ts';
+import { ansiC, ansicQuote, needsAnsiC, shellQuote, singleQuote, traceWord } from '../words/quoting.ts';
 import { testArgs } from '../words/conditional.ts';
 import { formatHashTable } from '../execution/command-hash.ts';
 import { CompletionSpecs } from './completion-specs.ts';
-import { isExecFile, lookPath, reportSignal, reportsSignal, runExternal, signalDescriptions, signalName } from '../execution/external.ts';
+import { isExecFile, lookPath, noShebangScript, reportSignal, reportsSignal, runExternal, signalDescriptions, signalName } from '../execution/external.ts';
 import { getPrivateCommand } from '../private/registry.ts';
 import { ArithError } from '../words/arith.ts';
 import { PSEUDO_SIGS, SIGNAMES, keyNumber, sigDescription, sigKey, sigNumber, signalTable } from '../execution/signals.ts';
@@ -1103,11 +1106,6 @@ function textArrayAssign(name: string, it: DeclItem): (Assign & { src: string })
 /** The function definitions `set` and a bare `declare` print after the variables. */
 async function listFunctions(sh: Shell): Promise<void> {
   for (const f of [...sh.funcs.keys()].sort()) await out(sh, `${sh.functionText(f)}\n`);
-}
-
-/** bash's sh_single_quote (alias listings): always '…', control characters as they are. */
-export function singleQuote(v: string): string {
-  return "'" + v.replace(/'/g, "'\\''") + "'";
 }
 
 function shQuoteValue(v: string, utf8?: boolean): string {

@@ -6,7 +6,7 @@ import { constants as osConstants } from 'node:os';
 import type { Stmt } from '../syntax/ast.ts';
 import { printCommand } from '../syntax/printer.ts';
 import type { Shell } from './runner.ts';
-import { fromBytes } from './runner.ts';
+import { fromBytes } from './byte-strings.ts';
 import { drainHeld, type OsFd } from './io.ts';
 import { spawnAddon } from './native-spawn.ts';
 import { sigNumber } from './signals.ts';
@@ -185,4 +185,23 @@ export function signalName(n: number): string {
 
 function errnoName(n: number): string {
   return Object.entries(osConstants.errno).find(([, v]) => v === n)?.[0] ?? `errno ${n}`;
+}
+
+/**
+ * A file that execve(2) would reject with ENOEXEC (no `#!`, not ELF) and that does not look binary:
+ * bash runs it itself in a fresh subshell; libuv would hand it to /bin/sh instead.
+ */
+export function noShebangScript(p: string): Buffer | 'binary' | undefined {
+  let fd: number;
+  try { fd = fs.openSync(Buffer.from(p, 'latin1'), 'r'); } catch { return undefined; }
+  try {
+    const head = Buffer.alloc(80);
+    const n = fs.readSync(fd, head, 0, 80, 0);
+    if (n >= 2 && head[0] === 0x23 && head[1] === 0x21) return undefined;
+    if (n >= 4 && head.readUInt32BE(0) === 0x7f454c46) return undefined;
+    const first = head.subarray(0, n);
+    const nl = first.indexOf(10);
+    if ((nl < 0 ? first : first.subarray(0, nl)).includes(0)) return 'binary';
+    return fs.readFileSync(fd);
+  } catch { return undefined; } finally { fs.closeSync(fd); }
 }

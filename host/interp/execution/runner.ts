@@ -9,15 +9,22 @@ import {
   type CoprocClause, type ExtGlob, type ParamExp, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
 } from '../syntax/ast.ts';
 import { Arith, ArithError, hardArith } from '../words/arith.ts';
-import { Expander, ansiC, ansicQuote, assocKeyNeedsQuotes, braceExpand, needsAnsiC, scalarValue, shellQuote } from '../words/expand.ts';
+import { Expander, braceExpand, scalarValue } from '../words/expand.ts';
+import { ansiC, assocKeyNeedsQuotes, dquote, shellQuote, singleQuote, traceWord } from '../words/quoting.ts';
 import { charUnits, hasHighBytes, hasUtf8Codeset, isUtf8LocaleName, localeExists, localeFallbacks, mapCharCase } from '../words/utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { FdTable, OsFd, drainHeld, isSigPipe, makeFifoPath, makePipe, openFile, openPath, readAll, readPath, tryWriteSync, writeAll } from './io.ts';
 import { matchExtPattern } from '../words/pattern.ts';
 import { parse, ParseError } from '../syntax/parser.ts';
 import { appendElems, arithTextWord, badAssigns, badFuncNames, declWords, parseScript, rawArith, type DeferredParseError } from '../syntax/reparse.ts';
-import { builtins, specialBuiltins, syncBuiltins, declClause, declare, declLastArg, localSync, readLine, shellOptsString, singleQuote, wordOfText, type DeclItem } from '../builtins/builtins.ts';
-import { runExternal, lookPath } from './external.ts';
+import { builtins, specialBuiltins, syncBuiltins, declClause, declare, declLastArg, localSync, readLine, shellOptsString, wordOfText, type DeclItem } from '../builtins/builtins.ts';
+import { runExternal, lookPath, noShebangScript } from './external.ts';
+import { fromBytes } from './byte-strings.ts';
+import { errnoMsg } from './errno-message.ts';
+import type { Options } from './options.ts';
+import { cloneVar, maxKey, savedOpts, tempScopes, type Var } from '../variables/var.ts';
+import { scriptRunner } from './script-runner.ts';
+import { wordEnd, wordRange, wordSource } from '../syntax/word-range.ts';
 import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from '../private/registry.ts';
 import { evalTest, evalTestTraced, testSyncable } from '../words/conditional.ts';
 import { printCommand, printFunction, stmtLines } from '../syntax/printer.ts';
@@ -31,30 +38,6 @@ import { isName } from '../syntax/names.ts';
 import { isRestricted, redirectError, slashCommandError } from './restricted.ts';
 import { HistoryList } from '../syntax/history.ts';
 import { runHistoryLines } from './history-reader.ts';
-
-export interface Var {
-  str?: string | undefined;
-  arr?: Map<number, string>;
-  assoc?: Map<string, string>;
-  exported?: boolean; readonly?: boolean; integer?: boolean; lower?: boolean; upper?: boolean; nameref?: boolean;
-  /** `declare -c` (first character upper case, the rest lower) and `declare -t` (shown only). */
-  capcase?: boolean; trace?: boolean;
-  local?: boolean;
-  /** Declared as an array (`declare -a x`) and never assigned: `declare -p` shows no `=()`. */
-  declOnly?: boolean;
-}
-
-export interface Options {
-  errtrace?: boolean;
-  /** `bash -i`: only shows in `$-` and the option state (no prompts or job control). */
-  interactive?: boolean;
-  errexit: boolean; nounset: boolean; xtrace: boolean; pipefail: boolean; noglob: boolean; noexec: boolean;
-  noclobber: boolean; allexport: boolean; verbose: boolean; posix: boolean;
-}
-
-export const optionLetters: Record<string, keyof Options> = {
-  e: 'errexit', E: 'errtrace', u: 'nounset', x: 'xtrace', f: 'noglob', n: 'noexec', C: 'noclobber', a: 'allexport', v: 'verbose',
-};
 
 /**
  * `signal`: the job was killed by this signal; `notified`: bash's status message was shown.
@@ -73,10 +56,6 @@ export interface SourceInfo {
 }
 
 let jobSeq = 0;
-/** Scopes of prefix assignments (`x=1 cmd`); `local` skips them to reach the function's scope. */
-export const tempScopes = new WeakSet<Map<string, Var>>();
-/** The options a function's `local -` saved, by its scope: put back when it returns. */
-export const savedOpts = new WeakMap<Map<string, Var>, Options>();
 /**
  * Background jobs that are a lone builtin wait for the shell to go on (as a forked child usually
  * lets its parent's next builtin run first) but finish before any external command starts, as
@@ -88,17 +67,6 @@ export async function settleLoneJobs(): Promise<void> {
 }
 /** Number of signals with a trap that the CLI catches (see cli.ts). */
 export const signalListeners = { count: 0 };
-
-function cloneVar(v: Var): Var {
-  const n: Var = { ...v };
-  if (v.arr) n.arr = new Map(v.arr);
-  if (v.assoc) n.assoc = new Map(v.assoc);
-  return n;
-}
-
-const ASCII_RE = /^[\x00-\x7f]*$/;
-export function toBytes(s: string): string { return ASCII_RE.test(s) ? s : Buffer.from(s, 'utf8').toString('latin1'); }
-export function fromBytes(s: string): string { return ASCII_RE.test(s) ? s : Buffer.from(s, 'latin1').toString('utf8'); }
 
 /**
  * bash's "error token" for a negative exponent: it is found after the right operand of `**`
@@ -3111,29 +3079,6 @@ function defaultRedirFd(op: number): number {
   return op === Tok.rdrIn || op === Tok.rdrInOut || op === Tok.dplIn || op === Tok.hdoc || op === Tok.dashHdoc || op === Tok.wordHdoc ? 0 : 1;
 }
 
-/**
- * A file that execve(2) would reject with ENOEXEC (no `#!`, not ELF) and that does not look binary:
- * bash runs it itself in a fresh subshell; libuv would hand it to /bin/sh instead.
- */
-export function noShebangScript(p: string): Buffer | 'binary' | undefined {
-  let fd: number;
-  try { fd = fs.openSync(Buffer.from(p, 'latin1'), 'r'); } catch { return undefined; }
-  try {
-    const head = Buffer.alloc(80);
-    const n = fs.readSync(fd, head, 0, 80, 0);
-    if (n >= 2 && head[0] === 0x23 && head[1] === 0x21) return undefined;
-    if (n >= 4 && head.readUInt32BE(0) === 0x7f454c46) return undefined;
-    const first = head.subarray(0, n);
-    const nl = first.indexOf(10);
-    if ((nl < 0 ? first : first.subarray(0, nl)).includes(0)) return 'binary';
-    return fs.readFileSync(fd);
-  } catch { return undefined; } finally { fs.closeSync(fd); }
-}
-
-/** Runs a `#!`-less script in a fresh subshell (set by cli.ts, which owns shell construction). */
-export let scriptRunner: ((parent: Shell, src: Buffer, args: string[]) => Promise<number>) | undefined;
-export function setScriptRunner(f: typeof scriptRunner): void { scriptRunner = f; }
-
 /** A variable with a value array and no other value or attribute. */
 /** bash's dynamic variables: computed at each use until unset, then ordinary variables. */
 const DYNAMIC_VARS = new Set(['RANDOM', 'SRANDOM', 'LINENO', 'SECONDS', 'BASHPID', 'BASH_SUBSHELL', 'BASH_COMMAND', 'EPOCHSECONDS', 'EPOCHREALTIME', 'BASH_ARGV0', 'HISTCMD']);
@@ -3297,13 +3242,6 @@ function timeFormat(f: string, real: number): string {
   });
 }
 
-/** The highest index of an indexed array, -1 when it has none (a loop: no spread, whatever the size). */
-export function maxKey(m: Map<number, unknown>): number {
-  let max = -1;
-  for (const k of m.keys()) if (k > max) max = k;
-  return max;
-}
-
 /** src[a, b) with each word of `values` that lies inside it replaced by its text. */
 function spliceRange(src: string, a: number, b: number, values: Map<Word, string>): string {
   const cuts: [number, number, string][] = [];
@@ -3361,29 +3299,6 @@ function arrayLiteralSource(src: string, a: ArrayExpr): string | undefined {
   return `(${parts.join(' ')})`;
 }
 
-/** A word as bash's xtrace shows it: single-quoted with a shell metacharacter, `$'…'` with a control character. */
-export function traceWord(w: string, utf8 = false, assigned = false): string {
-  if (w === '') return assigned ? '' : "''"; // (bash traces `a=` for an empty value)
-  if (/[ \t\n'"\\|&;()<>!{}*[?\]^$`]|^[~#]|[=:]~/.test(w)) return singleQuote(w);
-  return needsAnsiC(w, utf8) ? ansicQuote(w, utf8) : w;
-}
-
-/** Source-ish text of a word (for messages such as "ambiguous redirect"). */
-export function wordSource(src: string, w: Word): string | undefined {
-  const r = wordRange(w);
-  return r ? src.slice(r[0], r[1]) : undefined;
-}
-
-/** Byte range of a word in the source, when it can be determined. */
-export function wordRange(w: Word): [number, number] | undefined {
-  const first = w.Parts[0];
-  const last = w.Parts[w.Parts.length - 1];
-  if (!first || !last) return undefined;
-  const a = partStart(first), b = partEnd(last);
-  if (a === undefined || b === undefined || b <= a) return undefined;
-  return [a, b];
-}
-
 /** How many function calls callFunc nests on the JavaScript stack before it takes a promise. */
 const SYNC_CALLS = 64;
 
@@ -3418,40 +3333,6 @@ function findCommandPos(st: Stmt): number {
   return st.Position;
 }
 
-/** wordRange(w)?.[1] without allocating. */
-function wordEnd(w: Word): number | undefined {
-  const first = w.Parts[0];
-  const last = w.Parts[w.Parts.length - 1];
-  if (!first || !last) return undefined;
-  const a = partStart(first), b = partEnd(last);
-  return a === undefined || b === undefined || b <= a ? undefined : b;
-}
-
-function partStart(p: WordPart): number | undefined {
-  switch (p.type) {
-    case 'Lit': return p.ValuePos; case 'SglQuoted': case 'DblQuoted': case 'CmdSubst': case 'ArithmExp': return p.Left;
-    case 'ParamExp': return p.Dollar; case 'ProcSubst': case 'ExtGlob': return p.OpPos; default: return undefined;
-  }
-}
-
-function partEnd(p: WordPart): number | undefined {
-  switch (p.type) {
-    case 'Lit': return p.ValueEnd; case 'SglQuoted': case 'DblQuoted': case 'CmdSubst': return (p as unknown as { Right: number }).Right + 1;
-    case 'ArithmExp': return p.Right + 2;
-    case 'ParamExp': return p.Short ? shortParamEnd(p) : (p as unknown as { Rbrace: number }).Rbrace + 1;
-    case 'ProcSubst': return p.Rparen + 1;
-    case 'ExtGlob': return p.Pattern.ValueEnd + 1;
-    default: return undefined;
-  }
-}
-
-/** `1[2]` in arithmetic (a number's "subscript", see arith.ts' notElementRef) ends after its `]`. */
-function shortParamEnd(p: import('../syntax/ast.ts').ParamExp): number {
-  const x = p.Index;
-  if (x?.type !== 'Word' || isName(p.Param.Value) || !x.Parts.every((q) => q.type === 'Lit')) return p.Param.ValueEnd;
-  return (x.Parts[x.Parts.length - 1] as import('../syntax/ast.ts').Lit).ValueEnd + 1;
-}
-
 /** `< file` alone (the `$(<file)` idiom). */
 function isFileRead(stmts: Stmt[]): boolean {
   return stmts.length === 1 && stmts[0]!.Cmd === null && stmts[0]!.Redirs.length === 1 && stmts[0]!.Redirs[0]!.Op === Tok.rdrIn;
@@ -3462,42 +3343,6 @@ function errexitApplies(c: Command): boolean {
     case 'CallExpr': case 'Subshell': case 'ArithmCmd': case 'TestClause': case 'DeclClause': case 'LetClause': return true;
     case 'BinaryCmd': return c.Op === Tok.or || c.Op === Tok.orAnd;
     default: return false;
-  }
-}
-
-/** A value as bash's declare -p shows it; `utf8`: bytes of multibyte characters are printable. */
-export function dquote(s: string, utf8: boolean): string {
-  // like bash's declare -p: $'…' when the value has characters not printable in the locale
-  if (needsAnsiC(s, utf8)) return ansicQuote(s, utf8);
-  return '"' + s.replace(/(["\\$`])/g, '\\$1') + '"';
-}
-
-export function errnoMsg(e: any): string {
-  switch (e?.code) {
-    case 'ENOENT': return 'No such file or directory';
-    case 'EACCES': return 'Permission denied';
-    case 'EISDIR': return 'Is a directory';
-    case 'ENOTDIR': return 'Not a directory';
-    case 'EEXIST': return 'File exists';
-    case 'EBADF': return 'Bad file descriptor';
-    case 'ENOTEMPTY': return 'Directory not empty';
-    case 'ELOOP': return 'Too many levels of symbolic links';
-    case 'ENXIO': return 'No such device or address';
-    case 'EPERM': return 'Operation not permitted';
-    case 'ENAMETOOLONG': return 'File name too long';
-    case 'EROFS': return 'Read-only file system';
-    case 'ENOSPC': return 'No space left on device';
-    case 'ETXTBSY': return 'Text file busy';
-    case 'ENODEV': return 'No such device';
-    case 'EINVAL': return 'Invalid argument';
-    case 'EIO': return 'Input/output error';
-    case 'EPIPE': return 'Broken pipe';
-    case 'EMFILE': return 'Too many open files';
-    default: {
-      // (libuv's `ECODE: text, syscall 'path'`: the text, as strerror spells it)
-      const m = typeof e?.message === 'string' ? /^E[A-Z0-9]+: ([^,]+)/.exec(e.message) : null;
-      return m ? m[1]![0]!.toUpperCase() + m[1]!.slice(1) : e?.message ?? String(e);
-    }
   }
 }
 

@@ -3,7 +3,7 @@
 // lookup. They take part in pipelines and redirections through the same fd table as
 // everything else (their stdin/stdout/stderr are the shell's fds 0/1/2 at call time).
 import type { Shell } from '../execution/runner.ts';
-import { fromBytes } from '../execution/runner.ts';
+import { fromBytes } from '../execution/byte-strings.ts';
 import { readAll, readSome, writeAll } from '../execution/io.ts';
 
 export interface PrivateContext {

@@ -1,8 +1,8 @@
 // Prints function definitions the way bash does (`type f`, `declare -f f`), from the AST and
 // the source text of words.
 import { Tok, type Command, type Redirect, type Stmt, type TestExpr, type Word } from './ast.ts';
-import { wordRange } from '../execution/runner.ts';
-import { ansiC } from '../words/expand.ts';
+import { wordRange } from './word-range.ts';
+import { ansiC } from '../words/quoting.ts';
 
 const IND = '    ';
 

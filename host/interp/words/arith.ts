@@ -3,7 +3,7 @@
 // values or `let` strings (evalArithString). Both share the evaluator over ANode.
 import { Tok, type ArithmExpr, type BinaryArithm, type ParamExp, type UnaryArithm, type Word, type WordPart } from '../syntax/ast.ts';
 import { rawArith } from '../syntax/reparse.ts';
-import { wordRange } from '../execution/runner.ts';
+import { wordRange } from '../syntax/word-range.ts';
 import { isName } from '../syntax/names.ts';
 
 /** Runs `f`, marking an arithmetic error it throws as hard (see ArithError.hard). */
