@@ -16,7 +16,9 @@ import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, Shel
 import { FdTable, OsFd, drainHeld, isSigPipe, makeFifoPath, makePipe, openFile, openPath, readAll, readPath, tryWriteSync, writeAll } from './io.ts';
 import { matchExtPattern } from '../words/pattern.ts';
 import { parse, ParseError } from '../syntax/parser.ts';
-import { appendElems, arithTextWord, badAssigns, badFuncNames, declWords, parseScript, rawArith, type DeferredParseError } from '../syntax/reparse.ts';
+import { parseScript, type DeferredParseError } from '../syntax/reparse.ts';
+import { appendElems, badAssigns, badFuncNames, declWords, rawArith } from '../syntax/reparse-placeholders.ts';
+import { arithTextWord } from '../syntax/text-words.ts';
 import { builtins, specialBuiltins, syncBuiltins, declClause, declare, declLastArg, localSync, readLine, shellOptsString, wordOfText, type DeclItem } from '../builtins/builtins.ts';
 import { runExternal, lookPath, noShebangScript } from './external.ts';
 import { fromBytes } from './byte-strings.ts';

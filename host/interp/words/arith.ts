@@ -2,7 +2,7 @@
 // mvdan-sh ArithmExpr AST (evalArith) and a parser for arithmetic text found in variable
 // values or `let` strings (evalArithString). Both share the evaluator over ANode.
 import { Tok, type ArithmExpr, type BinaryArithm, type ParamExp, type UnaryArithm, type Word, type WordPart } from '../syntax/ast.ts';
-import { rawArith } from '../syntax/reparse.ts';
+import { rawArith } from '../syntax/reparse-placeholders.ts';
 import { wordRange } from '../syntax/word-range.ts';
 import { isName } from '../syntax/names.ts';
 

@@ -10,7 +10,8 @@ import { ansiC, ansicQuote, assocKeyNeedsQuotes, needsAnsiC, shellQuote } from '
 import { DiscardError, ShellError } from '../execution/errors.ts';
 import { ArithError } from './arith.ts';
 import { badSubstMessage, subscriptRunsOn } from '../syntax/bad-subst-words.ts';
-import { badSubst, promptTextWord, TOGGLE_ALL, TOGGLE_FIRST } from '../syntax/reparse.ts';
+import { badSubst, TOGGLE_ALL, TOGGLE_FIRST } from '../syntax/reparse-placeholders.ts';
+import { promptTextWord } from '../syntax/text-words.ts';
 import { escapeEre } from './regex.ts';
 import { charLength, charStarts, charUnits, hasHighBytes, mapCharCase } from './utf8-chars.ts';
 import { isName } from '../syntax/names.ts';
