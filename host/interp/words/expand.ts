@@ -15,97 +15,15 @@ import { escapeEre } from './regex.ts';
 import { charLength, charStarts, charUnits, hasHighBytes, mapCharCase } from './utf8-chars.ts';
 import { isName } from '../syntax/names.ts';
 import { braceExpand, litPart } from './brace.ts';
+import { escPat, FieldBuilder, IFS_WS, nonIfsRuns, ShownFieldBuilder } from './fields.ts';
 
 /** A variable's value as `$name` reads it: element 0 of an array. */
 export function scalarValue(v: Var): string | undefined {
   return v.arr ? v.arr.get(0) : v.assoc ? v.assoc.get('0') : v.str;
 }
 
-/** One field under construction: the value, its pattern form, and whether it must be kept. */
-interface Field { val: string; pat: string; keep: boolean; meta: boolean }
-
-const PAT_META = /[*?[\]\\()|@+!{}]/g;
-export function escPat(s: string): string {
-  // (a regex scan: quoted text is mostly free of meta characters, and this runs on every quoted part)
-  PAT_META.lastIndex = 0;
-  return PAT_META.test(s) ? s.replace(PAT_META, '\\$&') : s;
-}
-
-/** A regex for the runs of characters that are not in IFS (cached: IFS rarely changes). */
-let runsIfs = '', runsRe = /[^ \t\n]+/g;
-function nonIfsRuns(ifs: string): RegExp {
-  if (ifs !== runsIfs) {
-    runsIfs = ifs;
-    runsRe = new RegExp(`[^${ifs.replace(/[\\\]^-]/g, '\\$&')}]+`, 'g');
-  }
-  return runsRe;
-}
-const isIfsWs = (c: string): boolean => c === ' ' || c === '\t' || c === '\n';
-const IFS_WS = /^[ \t\n]+$/;
 /** Characters without which a value cannot glob (hasMeta's, and extglob's groups). */
 const MAYBE_META = /[*?[\\]|[@+!]\(/;
-
-/** Unquoted expansion text in a ${x/p/r} replacement: `\\` and `\&` quote, other backslashes are literal. */
-function repEsc(s: string): string {
-  return s.includes('\\') ? s.replace(/\\([\\&])|\\/g, (m: string, c?: string) => (c ? m : '\\\\')) : s;
-}
-
-class FieldBuilder {
-  fields: Field[] = [];
-  cur: Field = { val: '', pat: '', keep: false, meta: false };
-  afterWsDelim = false;
-  /** The replacement of ${x/p/r}: in unquoted expansions only `\\` and `\&` are escapes (see repEsc). */
-  bsLit = false;
-  /** `flat`: a word expanded without splitting (assignment, redirection, `[[ ]]`…): lists join into one string. */
-  constructor(readonly ifs: string, readonly flat = false) {}
-  /** Quoted text, or unquoted literal text (which can carry glob meta characters). */
-  addQuoted(s: string): void { this.cur.val += s; this.cur.pat += this.bsLit && s.includes('&') ? escPat(s).replace(/&/g, '\\&') : escPat(s); this.cur.keep = true; this.afterWsDelim = false; }
-  addLiteral(val: string, pat: string): void {
-    this.cur.val += val; this.cur.pat += pat;
-    if (val !== '' || pat !== '') { this.cur.keep = true; this.afterWsDelim = false; }
-    this.cur.meta = true;
-  }
-  markKeep(): void { this.cur.keep = true; }
-  /** Unquoted expansion result: subject to splitting and globbing. */
-  addSplit(s: string, split: boolean): void {
-    if (!split || this.ifs === '') {
-      // (a backslash in an unquoted expansion quotes the next character in a pattern, as in bash 5.2)
-      if (s !== '') { this.cur.val += s; this.cur.pat += this.bsLit ? repEsc(s) : s; this.cur.keep = true; this.cur.meta = true; this.afterWsDelim = false; }
-      return;
-    }
-    // (runs of non-IFS characters found by a regex: a char-by-char loop is slow until V8 optimizes it)
-    const re = nonIfsRuns(this.ifs);
-    re.lastIndex = 0;
-    for (let at = 0; ;) {
-      const m = re.exec(s);
-      const end = m ? m.index : s.length;
-      for (let i = at; i < end; i++) this.separator(s[i]!);
-      if (!m) break;
-      const run = m[0];
-      at = end + run.length;
-      this.cur.val += run; this.cur.pat += this.bsLit ? repEsc(run) : run; this.cur.keep = true; this.cur.meta = true;
-      this.afterWsDelim = false;
-    }
-  }
-  /** One IFS character in an unquoted expansion: whitespace ends a nonempty field, other separators end any field. */
-  private separator(c: string): void {
-    if (isIfsWs(c)) {
-      if (this.cur.keep) { this.push(); this.afterWsDelim = true; }
-    } else if (this.afterWsDelim && !this.cur.keep) {
-      this.afterWsDelim = false;
-    } else {
-      this.push(true);
-      this.afterWsDelim = false;
-    }
-  }
-  push(force = false): void {
-    if (this.cur.keep || force) this.fields.push(this.cur);
-    this.cur = { val: '', pat: '', keep: false, meta: false };
-  }
-  /** Forces a field break (between "$@" elements). */
-  breakField(): void { this.fields.push(this.cur); this.cur = { val: '', pat: '', keep: true, meta: false }; }
-  finish(): Field[] { if (this.cur.keep) this.fields.push(this.cur); return this.fields; }
-}
 
 const isQuotedPart = (p: WordPart): boolean => p.type === 'SglQuoted' || p.type === 'DblQuoted';
 
@@ -1587,10 +1505,3 @@ function caseMod(v: string, op: number, pat: string, utf8 = false): string {
 }
 
 export { unescapePattern, type Lit };
-
-/** A FieldBuilder whose pattern escapes every quoted (ASCII) character, as bash's quote_string_for_globbing. */
-class ShownFieldBuilder extends FieldBuilder {
-  override addQuoted(s: string): void {
-    this.cur.val += s; this.cur.pat += s.replace(/[\x00-\x7f]/g, '\\$&'); this.cur.keep = true; this.afterWsDelim = false;
-  }
-}
