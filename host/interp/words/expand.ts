@@ -18,6 +18,7 @@ import { braceExpand, litPart } from './brace.ts';
 import { escPat, FieldBuilder, IFS_WS, nonIfsRuns, ShownFieldBuilder } from './fields.ts';
 import { caseMod, removePattern, replacePattern, sliceError } from './parameter-ops.ts';
 import { extGlobOp, extGlobParts } from './extglob-parts.ts';
+import { tildeHome, tildePrefix } from './tilde.ts';
 
 /** A variable's value as `$name` reads it: element 0 of an array. */
 export function scalarValue(v: Var): string | undefined {
@@ -33,11 +34,6 @@ const isQuotedPart = (p: WordPart): boolean => p.type === 'SglQuoted' || p.type 
 function regexPartText(fb: FieldBuilder, p: WordPart): string {
   const v = fb.fields.map((f) => f.val).join('') + fb.cur.val;
   return isQuotedPart(p) ? escapeEre(v) : v;
-}
-
-/** The current user's home directory from the password database (`~` with HOME unset). */
-function homeFromPasswd(): string {
-  try { return os.userInfo().homedir; } catch { return ''; }
 }
 
 /** Expander.dqBackquote per substitution. */
@@ -260,7 +256,7 @@ export class Expander {
 
   /** Literal text of a `=~` operand: a leading tilde is expanded, and its value matched literally. */
   private regexLit(w: Word, p: Lit): string {
-    const r = p === w.Parts[0] && p.Value.startsWith('~') ? this.tildePrefix(p.Value, w.Parts.length === 1) : undefined;
+    const r = p === w.Parts[0] && p.Value.startsWith('~') ? tildePrefix(this.sh, p.Value, w.Parts.length === 1) : undefined;
     return r ? escapeEre(r.home) + r.rest : p.Value;
   }
 
@@ -326,43 +322,22 @@ export class Expander {
   /** An unquoted literal part of a word: tilde prefixes, backslash escapes. */
   private litPart(v: string, first: boolean, whole: boolean, fb: FieldBuilder, tilde: boolean, assign: boolean, lastPart = true): void {
     if (tilde && first && v.startsWith('~')) {
-      const r = this.tildePrefix(v, whole, assign);
+      const r = tildePrefix(this.sh, v, whole, assign);
       if (r) { fb.addQuoted(r.home); v = r.rest; }
     } else if (tilde && first && !this.sh.posix && v.includes('=~') && /^[a-zA-Z_][a-zA-Z0-9_]*=~/.test(v)) {
       const eq = v.indexOf('=');
-      const r = this.tildePrefix(v.slice(eq + 1), whole);
+      const r = tildePrefix(this.sh, v.slice(eq + 1), whole);
       if (r) { this.lit(v.slice(0, eq + 1), fb); fb.addQuoted(r.home); v = r.rest; }
     }
     if (assign && v.includes(':~')) {
       // tilde after ':' in assignments
       v = v.replace(/:~([^:/]*)/g, (m, u: string, at: number) => {
         if (!lastPart && at + m.length === v.length) return m; // (`:~"x"`: the prefix runs into the next part)
-        const h = this.tildeHome(u);
+        const h = tildeHome(this.sh, u);
         return h === undefined ? m : ':' + h;
       });
     }
     this.lit(v, fb);
-  }
-
-  private tildeHome(user: string): string | undefined {
-    if (user === '') return this.sh.getVar('HOME') ?? homeFromPasswd();
-    if (user === '+') return this.sh.getVar('PWD');
-    if (user === '-') return this.sh.getVar('OLDPWD');
-    if (!/^[a-zA-Z0-9_.-]+$/.test(user)) return undefined;
-    return this.sh.userHome(user);
-  }
-
-  private tildePrefix(v: string, whole: boolean, assign = false): { home: string; rest: string } | undefined {
-    let slash = v.indexOf('/');
-    const colon = v.indexOf(':'); // bash ends the tilde prefix at ':' too, in any word (`~root:x`)
-    if (colon >= 0 && (slash < 0 || colon < slash)) { slash = colon; whole = true; } // `x=~:~/bin`
-    const end = slash < 0 ? v.length : slash;
-    // `~$x`, `~'/x'`, `~""`: the tilde-prefix runs on into a quoted or expanded part: not expanded
-    if (slash < 0 && !whole) return undefined;
-    const user = v.slice(1, end);
-    const h = this.tildeHome(user);
-    if (h === undefined) return undefined;
-    return { home: h, rest: v.slice(end) };
   }
 
   private lit(v: string, fb: FieldBuilder): void {
@@ -448,14 +423,14 @@ export class Expander {
           if (p.type !== 'Lit') { await this.part(p, fb, false); continue; }
           let v = p.Value;
           if (k === 0 && v.startsWith('~')) {
-            const t = this.tildePrefix(v, r.word.Parts.length === 1);
+            const t = tildePrefix(this.sh, v, r.word.Parts.length === 1);
             if (t) { fb.addQuoted(t.home); v = t.rest; }
           }
           // (in an assignment, tildes after `:` expand as in its own text; the home is not split)
           const segs = assign && v.includes(':~') ? v.split(/(:~[^:/\\]*)/) : [v];
           for (let j = 0; j < segs.length; j++) {
             const seg = segs[j]!;
-            const h = j % 2 === 1 && (j + 1 < segs.length - 1 || k === r.word.Parts.length - 1 || segs[j + 1] !== '') ? this.tildeHome(seg.slice(2)) : undefined;
+            const h = j % 2 === 1 && (j + 1 < segs.length - 1 || k === r.word.Parts.length - 1 || segs[j + 1] !== '') ? tildeHome(this.sh, seg.slice(2)) : undefined;
             if (h !== undefined) { fb.addSplit(':', true); fb.addQuoted(h); continue; }
             let plain = '';
             for (let i = 0; i < seg.length; i++) {
