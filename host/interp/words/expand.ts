@@ -2,7 +2,6 @@
 // splitting, pathname expansion and quote removal. Values are byte strings.
 import { Tok, type Word, type WordPart, type ParamExp, type Lit, type DblQuoted, type CmdSubst, type Stmt, type ArithmExpr } from '../syntax/ast.ts';
 import { parse } from '../syntax/parser.ts';
-import * as os from 'node:os';
 import { glob, hasMeta, plainMatcher, splitIgnore } from './pattern.ts';
 import type { Shell } from '../execution/runner.ts';
 import type { Var } from '../variables/var.ts';
@@ -19,6 +18,7 @@ import { escPat, FieldBuilder, IFS_WS, nonIfsRuns, ShownFieldBuilder } from './f
 import { caseMod, removePattern, replacePattern, sliceError } from './parameter-ops.ts';
 import { extGlobOp, extGlobParts } from './extglob-parts.ts';
 import { tildeHome, tildePrefix } from './tilde.ts';
+import { promptEscapes } from './prompt-escapes.ts';
 
 /** A variable's value as `$name` reads it: element 0 of an array. */
 export function scalarValue(v: Var): string | undefined {
@@ -1136,9 +1136,9 @@ export class Expander {
    */
   async promptString(v: string): Promise<string> {
     // (bash's decode_prompt_string: the backslash escapes first, their results quoted, then the expansions)
-    const d = this.promptEscapes(v, true);
+    const d = promptEscapes(this.sh, v, true);
     const p = /[$`\\]/.test(d) ? promptTextWord(d) : null;
-    if (!p) return this.promptEscapes(v);
+    if (!p) return promptEscapes(this.sh, v);
     const sh = this.sh, x = sh.opts.xtrace, st = sh.status, source = sh.source;
     sh.opts.xtrace = false;
     // (the word's positions are in the prompt's own text, which error messages quote)
@@ -1148,50 +1148,7 @@ export class Expander {
       sh.source = source;
       await sh.err(e instanceof ArithError ? e.report() : e.message);
     } finally { sh.opts.xtrace = x; sh.status = st; sh.source = source; }
-    return this.promptEscapes(v);
-  }
-
-  /** The backslash escapes of a prompt (`${x@P}`, PS4), promptString's first step; `quote`: their results quoted for the expansions after. */
-  private promptEscapes(v: string, quote = false): string {
-    if (!v.includes('\\')) return v;
-    // (`quote`: what an escape gives is kept from the expansions that follow)
-    const q = (r: string): string => (quote ? r.replace(/[\\$`]/g, '\\$&') : r);
-    const sh = this.sh;
-    const pwd = sh.getVar('PWD') ?? sh.cwd;
-    const home = sh.getVar('HOME');
-    const host = os.hostname();
-    const pad = (n: number): string => String(n).padStart(2, '0');
-    return v.replace(/\\([0-7]{1,3}|.)/gs, (m, c: string) => {
-      const r = one(m, c);
-      // (bash gives `\\` a backslash that the expansions then see)
-      return r === m || c === '\\' ? r : q(r);
-    });
-    function one(m: string, c: string): string {
-      const d = new Date();
-      switch (c) {
-        case 'a': return '\x07';
-        case 'e': return '\x1b';
-        case 'n': return '\n';
-        case 'r': return '\r';
-        case '\\': return '\\';
-        case '[': case ']': return '';
-        case '$': return (process.getuid?.() ?? 1) === 0 ? '#' : '$';
-        case 'h': return host.split('.')[0]!;
-        case 'H': return host;
-        case 'u': try { return os.userInfo().username; } catch { return sh.getVar('USER') ?? ''; }
-        case 's': return sh.arg0.replace(/^.*\//, '');
-        case 'v': return '5.2';
-        case 'V': return '5.2.15';
-        case 'w': return home && home !== '/' && (pwd === home || pwd.startsWith(home + '/')) ? '~' + pwd.slice(home.length) : pwd;
-        case 'W': return home && pwd === home ? '~' : pwd === '/' ? '/' : pwd.replace(/^.*\//, '');
-        case 't': return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-        case 'A': return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-        case 'j': return String(sh.jobs?.length ?? 0);
-        default:
-          if (/^[0-7]+$/.test(c)) return String.fromCharCode(parseInt(c, 8) & 255);
-          return m;
-      }
-    }
+    return promptEscapes(this.sh, v);
   }
 
   private transform(v: string, op: string, name: string, isSet: boolean): string {
