@@ -2,7 +2,7 @@
 // splitting, pathname expansion and quote removal. Values are byte strings.
 import { Tok, type Word, type WordPart, type ParamExp, type Lit, type DblQuoted, type CmdSubst, type Stmt, type ArithmExpr } from '../syntax/ast.ts';
 import { parse } from '../syntax/parser.ts';
-import { glob, hasMeta, plainMatcher, splitIgnore } from './pattern.ts';
+import { hasMeta, plainMatcher } from './pattern.ts';
 import type { Shell } from '../execution/runner.ts';
 import type { Var } from '../variables/var.ts';
 import { ansiC, ansicQuote, assocKeyNeedsQuotes, needsAnsiC, shellQuote } from './quoting.ts';
@@ -19,6 +19,7 @@ import { caseMod, removePattern, replacePattern, sliceError } from './parameter-
 import { extGlobOp, extGlobParts } from './extglob-parts.ts';
 import { tildeHome, tildePrefix } from './tilde.ts';
 import { promptEscapes } from './prompt-escapes.ts';
+import { globFields } from './pathname-expansion.ts';
 
 /** A variable's value as `$name` reads it: element 0 of an array. */
 export function scalarValue(v: Var): string | undefined {
@@ -152,7 +153,7 @@ export class Expander {
         const w = typeof b === 'string' ? litWord(b) : b;
         const fb = new FieldBuilder(this.ifs());
         await this.word(w, fb, false, true);
-        this.globFields(fb, out);
+        globFields(this.sh, fb, out);
       }
     }
     return out;
@@ -172,36 +173,7 @@ export class Expander {
     }
     const fb = new FieldBuilder(ifs);
     fb.addSplit(s, true);
-    this.globFields(fb, out);
-  }
-
-  /** Finishes a word's fields: pathname expansion, then appends them to `out`. */
-  private globFields(fb: FieldBuilder, out: string[]): void {
-    const done = fb.finish();
-    const globbing = !this.sh.opts.noglob, ext = this.sh.shopt.has('extglob');
-    for (let i = 0; i < done.length; i++) {
-      const f = done[i]!;
-      if (f.meta && globbing && hasMeta(f.pat, ext)) {
-        // GLOBIGNORE: colon-separated patterns removed from the results; setting it turns dotglob on
-        const gi = this.sh.getVar('GLOBIGNORE');
-        const ignore = gi ? splitIgnore(gi) : undefined;
-        const m = glob(f.pat, {
-          cwd: this.sh.cwd, dotglob: this.sh.shopt.has('dotglob') || !!ignore?.length, extglob: this.sh.shopt.has('extglob'),
-          nocase: this.sh.shopt.has('nocaseglob'), globstar: this.sh.shopt.has('globstar'),
-          noskipdots: !this.sh.shopt.has('globskipdots'), ignore, utf8: this.sh.utf8Locale(),
-        });
-        if (m.length) { out.push(...m); continue; }
-        if (this.sh.shopt.has('nullglob')) continue;
-        if (this.sh.shopt.has('failglob')) {
-          // bash's report_error(): under `set -e` the shell exits, otherwise the line is abandoned
-          if (this.sh.opts.errexit) throw new ShellError(`no match: ${f.val}`, 1, true);
-          throw new DiscardError(`no match: ${f.val}`);
-        }
-        out.push(f.val);
-        continue;
-      }
-      out.push(f.val);
-    }
+    globFields(this.sh, fb, out);
   }
 
   /** Expansion without splitting or globbing (assignment values, redirection targets...). */
@@ -864,7 +836,7 @@ export class Expander {
         }
         const fb = new FieldBuilder(ifs);
         this.emitParam(r, fb, false);
-        this.globFields(fb, out);
+        globFields(this.sh, fb, out);
         continue;
       }
       if (p0 && p0.type === 'DblQuoted' && this.quotedFieldSync(p0, out)) continue;
@@ -874,7 +846,7 @@ export class Expander {
         const w = typeof b === 'string' ? litWord(b) : b;
         const fb = new FieldBuilder(this.ifs());
         this.wordSync(w, fb, false, true);
-        this.globFields(fb, out);
+        globFields(this.sh, fb, out);
       }
     }
     return out;
@@ -904,7 +876,7 @@ export class Expander {
     }
     if (fb === undefined) { out.push(val); return true; }
     if (plan.length !== 1) fb.markKeep(); // ("$@" alone may vanish)
-    this.globFields(fb, out);
+    globFields(this.sh, fb, out);
     return true;
   }
 
