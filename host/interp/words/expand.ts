@@ -5,7 +5,7 @@ import { parse } from '../syntax/parser.ts';
 import { hasMeta, plainMatcher } from './pattern.ts';
 import type { Shell } from '../execution/runner.ts';
 import type { Var } from '../variables/var.ts';
-import { ansiC, ansicQuote, assocKeyNeedsQuotes, needsAnsiC, shellQuote } from './quoting.ts';
+import { ansiC, ansicQuote, assocKeyNeedsQuotes, needsAnsiC, shellQuote, unescapeDq } from './quoting.ts';
 import { DiscardError, ShellError } from '../execution/errors.ts';
 import { ArithError } from './arith.ts';
 import { badSubstMessage, subscriptRunsOn } from '../syntax/bad-subst-words.ts';
@@ -1140,19 +1140,4 @@ export class Expander {
       default: throw new ShellError(`\${${name}@${op}}: bad substitution`, 127, true);
     }
   }
-}
-
-export function unescapeDq(v: string, heredoc: boolean): string {
-  if (!v.includes('\\')) return v;
-  let o = '';
-  for (let i = 0; i < v.length; i++) {
-    const c = v[i]!;
-    if (c === '\\' && i + 1 < v.length) {
-      const n = v[i + 1]!;
-      if (n === '$' || n === '`' || n === '\\' || (!heredoc && n === '"')) { o += n; i++; continue; }
-      if (n === '\n') { i++; continue; }
-    }
-    o += c;
-  }
-  return o;
 }
