@@ -1,5 +1,8 @@
-// Word expansion: brace, tilde, parameter, command and arithmetic expansion, IFS field
-// splitting, pathname expansion and quote removal. Values are byte strings.
+// Word expansion: the Expander takes a word through bash's expansions in order — brace
+// (brace.ts), tilde (tilde.ts), parameter (parameter-expansion.ts, its operators in
+// parameter-ops.ts), command and arithmetic expansion, IFS field splitting (fields.ts), pathname
+// expansion (pathname-expansion.ts) and quote removal. Values are byte strings. Most words take
+// the synchronous fast path (canSync), without a promise per part.
 import { Tok, type Word, type WordPart, type ParamExp, type Lit, type DblQuoted, type CmdSubst, type Stmt } from '../syntax/ast.ts';
 import { parse } from '../syntax/parser.ts';
 import { hasMeta, plainMatcher } from './pattern.ts';
@@ -13,10 +16,10 @@ import { hasHighBytes } from './utf8-chars.ts';
 import { braceExpand, litPart } from './brace.ts';
 import { escPat, FieldBuilder, IFS_WS, nonIfsRuns, ShownFieldBuilder } from './fields.ts';
 import { extGlobOp, extGlobParts } from './extglob-parts.ts';
+import { emitParam, isPlainParam, lookup, nounsetCheck, paramExp, paramSync, plainLower, type ParamResult } from './parameter-expansion.ts';
 import { tildeHome, tildePrefix } from './tilde.ts';
 import { promptEscapes } from './prompt-escapes.ts';
 import { globFields } from './pathname-expansion.ts';
-import { emitParam, isPlainParam, lookup, nounsetCheck, paramExp, paramSync, plainLower, type ParamResult } from './parameter-expansion.ts';
 
 /** Characters without which a value cannot glob (hasMeta's, and extglob's groups). */
 const MAYBE_META = /[*?[\\]|[@+!]\(/;
