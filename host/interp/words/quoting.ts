@@ -113,3 +113,19 @@ export function dquote(s: string, utf8: boolean): string {
   if (needsAnsiC(s, utf8)) return ansicQuote(s, utf8);
   return '"' + s.replace(/(["\\$`])/g, '\\$1') + '"';
 }
+
+/** Quote removal in double-quoted text (`heredoc`: a here-document body, where `\"` is not special). */
+export function unescapeDq(v: string, heredoc: boolean): string {
+  if (!v.includes('\\')) return v;
+  let o = '';
+  for (let i = 0; i < v.length; i++) {
+    const c = v[i]!;
+    if (c === '\\' && i + 1 < v.length) {
+      const n = v[i + 1]!;
+      if (n === '$' || n === '`' || n === '\\' || (!heredoc && n === '"')) { o += n; i++; continue; }
+      if (n === '\n') { i++; continue; }
+    }
+    o += c;
+  }
+  return o;
+}
