@@ -25,19 +25,14 @@ import { isVirtualPid } from '../execution/virtual-pids.ts';
 import { sequenceLength } from '../words/utf8-chars.ts';
 import { isName } from '../syntax/names.ts';
 import { isRestricted, restrictedMsg, setRestrictedShell } from '../execution/restricted.ts';
-import { defineHistoryBuiltins } from './history-builtins.ts';
 import { zoneAt } from './tzinfo.ts';
 import { formatLongDouble, fromNumber, parseLongDouble, type LongDouble } from './longdouble.ts';
+import { builtinTable, def, defDeclaration, type SyncBuiltin } from './table.ts';
 
-export type Builtin = (sh: Shell, args: string[]) => Promise<number>;
-export const builtins = new Map<string, Builtin>();
-export const specialBuiltins = new Set(['break', ':', '.', 'continue', 'eval', 'exec', 'exit', 'export', 'readonly', 'return', 'set', 'shift', 'times', 'trap', 'unset', 'source']);
 const keywords = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', '{', '}', '!', '[[', ']]', 'coproc']);
 
 export const out = (sh: Shell, s: string): Promise<void> => sh.writeFd(1, s);
 export async function errOut(sh: Shell, name: string, msg: string): Promise<void> { await sh.err(`${name}: ${msg}`); }
-
-function def(names: string[], fn: Builtin): void { for (const n of names) builtins.set(n, fn); }
 
 const USAGES: Record<string, string> = {
   eval: 'eval [arg ...]', source: 'source filename [arguments]', '.': '. filename [arguments]',
@@ -90,24 +85,14 @@ async function simpleOpts(sh: Shell, args: string[], allowed: string): Promise<{
   return { flags, i };
 }
 
-/**
- * Builtins that loops run most, without a promise (Shell.stmtSync): the status, or undefined when
- * they have to run the ordinary way — having done nothing, so the builtin of the same name runs
- * next with the same arguments.
- */
-export type SyncBuiltin = (sh: Shell, args: string[]) => number | undefined;
-export const syncBuiltins = new Map<string, SyncBuiltin>();
-/** A variable name without a subscript (what the SyncBuiltins that assign accept). */
-
-def(['true', ':'], async () => 0);
-def(['false'], async () => 1);
-syncBuiltins.set('true', () => 0).set(':', () => 0).set('false', () => 1);
+def(['true'], async () => 0, { sync: () => 0 });
+def([':'], async () => 0, { special: true, sync: () => 0 });
+def(['false'], async () => 1, { sync: () => 1 });
 
 def(['echo'], async (sh, args) => {
   await out(sh, echoText(sh, args));
   return 0;
-});
-syncBuiltins.set('echo', (sh, args) => sh.writeFdSync(1, echoText(sh, args), 'echo'));
+}, { sync: (sh, args) => sh.writeFdSync(1, echoText(sh, args), 'echo') });
 
 function echoText(sh: Shell, args: string[]): string {
   let i = 1, nl = true, esc = sh.shopt.has('xpg_echo');
@@ -560,11 +545,11 @@ def(['printf'], async (sh, args) => {
     await out(sh, r.out.slice(at));
   }
   return errs.some((e) => !e.startsWith('warning: ')) ? 1 : 0;
-});
+}, { sync: printfSync });
 
 // `printf [-v NAME] [--] FORMAT [ARG…]` when nothing is to be reported (no usage or conversion
 // error) and the output goes out in one write or into a plain, writable variable.
-syncBuiltins.set('printf', (sh, args) => {
+function printfSync(sh: Shell, args: string[]): number | undefined {
   let i = 1, varName: string | undefined;
   if (args[1] === '-v') {
     varName = args[2];
@@ -581,25 +566,24 @@ syncBuiltins.set('printf', (sh, args) => {
   if (varName === undefined) return sh.writeFdSync(1, r.out, 'printf');
   sh.setVar(varName, r.out);
   return 0;
-});
+}
 
 // ---- test -------------------------------------------------------------------------------------
+// (the fast path: an error message needs the promise, so the builtin runs again and reports it;
+// testArgs only reads)
 def(['test'], async (sh, args) => {
   try { return testArgs(sh, args.slice(1)) ? 0 : 1; } catch (e) {
     if (e instanceof ShellError) { await errOut(sh, 'test', e.message); return 2; }
     throw e;
   }
-});
+}, { sync: (sh, args) => testSync(sh, args.slice(1)) });
 def(['['], async (sh, args) => {
   if (args[args.length - 1] !== ']') { await errOut(sh, '[', "missing `]'"); return 2; }
   try { return testArgs(sh, args.slice(1, -1)) ? 0 : 1; } catch (e) {
     if (e instanceof ShellError) { await errOut(sh, '[', e.message); return 2; }
     throw e;
   }
-});
-// (an error message needs the promise: the builtin runs again and reports it; testArgs only reads)
-syncBuiltins.set('test', (sh, args) => testSync(sh, args.slice(1)));
-syncBuiltins.set('[', (sh, args) => (args[args.length - 1] === ']' ? testSync(sh, args.slice(1, -1)) : undefined));
+}, { sync: (sh, args) => (args[args.length - 1] === ']' ? testSync(sh, args.slice(1, -1)) : undefined) });
 function testSync(sh: Shell, args: string[]): number | undefined {
   try { return testArgs(sh, args) ? 0 : 1; } catch (e) {
     if (e instanceof ShellError) return undefined;
@@ -803,7 +787,7 @@ def(['exit'], async (sh, args) => {
   if (typeof v === 'string') { await sh.err(v); throw new ExitSignal(2); }
   if (args.length > 2) throw new DiscardError('exit: too many arguments', 1, true);
   throw new ExitSignal(v);
-});
+}, { special: true });
 def(['return'], async (sh, args) => {
   const v = statusArg(sh, args[1], 'return');
   if (typeof v === 'string') {
@@ -814,22 +798,20 @@ def(['return'], async (sh, args) => {
   if (args.length > 2) throw new DiscardError('return: too many arguments', 1, true);
   if (sh.funcDepth === 0 && !sh.sourcing) { await errOut(sh, 'return', "can only `return' from a function or sourced script"); sh.usageFailed = true; return 2; }
   throw new ReturnSignal(v);
-});
+}, { special: true, sync: returnSync });
 // `return [N]` in a function, `break [N]`/`continue [N]` in a loop, without a promise: they
 // throw their signal at once (Shell.commandSync lets it through); anything to report declines.
-syncBuiltins.set('return', (sh, args) => {
+function returnSync(sh: Shell, args: string[]): number | undefined {
   const v = statusArg(sh, args[1], 'return');
   if (typeof v === 'string' || args.length > 2 || (sh.funcDepth === 0 && !sh.sourcing)) return undefined;
   throw new ReturnSignal(v);
-});
+}
 for (const kind of ['break', 'continue'] as const) {
-  syncBuiltins.set(kind, (sh, args) => {
+  const sync: SyncBuiltin = (sh, args) => {
     const n = args[1] === undefined ? 1 : /^\s*[-+]?\d+\s*$/.test(args[1]) ? Number(args[1]) : 0;
     if (sh.loopDepth === 0 || args.length > 2 || n < 1) return undefined;
     throw new LoopSignal(kind, Math.min(n, sh.loopDepth));
-  });
-}
-for (const kind of ['break', 'continue'] as const) {
+  };
   def([kind], async (sh, args) => {
     let n = 1;
     // (POSIX mode says nothing)
@@ -842,7 +824,7 @@ for (const kind of ['break', 'continue'] as const) {
       if (n < 1) { await errOut(sh, kind, `${args[1]}: loop count out of range`); throw new LoopSignal('break', sh.loopDepth, 1); }
     }
     throw new LoopSignal(kind, Math.min(n, sh.loopDepth));
-  });
+  }, { special: true, sync });
 }
 
 def(['shift'], async (sh, args) => {
@@ -856,7 +838,7 @@ def(['shift'], async (sh, args) => {
   }
   sh.params = sh.params.slice(n);
   return 0;
-});
+}, { special: true });
 
 // ---- variables -----------------------------------------------------------------------------
 export interface DeclItem { flag?: string; name?: string; index?: string; value?: string; append?: boolean; arrayAssign?: Assign; assoc?: boolean }
@@ -1114,7 +1096,7 @@ function shQuoteValue(v: string, utf8?: boolean): string {
 }
 
 for (const variant of ['declare', 'typeset', 'local', 'export', 'readonly']) {
-  def([variant], async (sh, args) => declare(sh, variant, parseDeclArgs(args.slice(1))));
+  defDeclaration(variant, async (sh, args) => declare(sh, variant, parseDeclArgs(args.slice(1))), { special: variant === 'export' || variant === 'readonly' });
 }
 
 /** Evaluates a DeclClause from the AST (keeps array literals and assignment words intact). */
@@ -1269,7 +1251,7 @@ def(['unset'], async (sh, args) => {
     }
   }
   return st;
-});
+}, { special: true });
 
 // ---- set / shopt --------------------------------------------------------------------------
 const longOpts: Record<string, string> = {
@@ -1345,7 +1327,7 @@ def(['set'], async (sh, args) => {
   }
   if (i < args.length) { sh.params = args.slice(i); sh.setParamsCount++; }
   return 0;
-});
+}, { special: true });
 
 export const shoptNames = ['autocd', 'assoc_expand_once', 'cdable_vars', 'cdspell', 'checkhash', 'checkjobs', 'checkwinsize', 'cmdhist', 'compat31', 'compat32', 'compat40', 'compat41', 'compat42', 'compat43', 'compat44', 'complete_fullquote', 'direxpand', 'dirspell', 'dotglob', 'execfail', 'expand_aliases', 'extdebug', 'extglob', 'extquote', 'failglob', 'force_fignore', 'globasciiranges', 'globskipdots', 'globstar', 'gnu_errfmt', 'histappend', 'histreedit', 'histverify', 'hostcomplete', 'huponexit', 'inherit_errexit', 'interactive_comments', 'lastpipe', 'lithist', 'localvar_inherit', 'localvar_unset', 'login_shell', 'mailwarn', 'no_empty_cmd_completion', 'nocaseglob', 'nocasematch', 'noexpand_translation', 'nullglob', 'patsub_replacement', 'progcomp', 'progcomp_alias', 'promptvars', 'restricted_shell', 'shift_verbose', 'sourcepath', 'varredir_close', 'xpg_echo'];
 def(['shopt'], async (sh, args) => {
@@ -1602,12 +1584,12 @@ def(['read'], async (sh, args) => {
     }
   }
   return line === null || line.eof ? 1 : 0;
-});
+}, { sync: readSync });
 
 // `read [-r] [NAME…]` of a line already read ahead (a while-read loop's input, OsFd.readAhead):
 // no waiting, nothing to report. Anything else — other options, subscripts, a readonly name, a
 // line still to be read or one with backslashes to undo — runs the ordinary way.
-syncBuiltins.set('read', (sh, args) => {
+function readSync(sh: Shell, args: string[]): number | undefined {
   let i = 1, raw = false;
   for (; i < args.length && args[i] === '-r'; i++) raw = true;
   for (let k = i; k < args.length; k++) if (!isName(args[k]!) || sh.resolveVar(args[k]!)?.readonly) return undefined;
@@ -1621,7 +1603,7 @@ syncBuiltins.set('read', (sh, args) => {
     for (let k = i; k < args.length; k++) sh.setVar(args[k]!, fields[k - i] ?? '');
   }
   return 0;
-});
+}
 def(['mapfile', 'readarray'], async (sh, args) => {
   let strip = false, delim = '\n', count = 0, origin = 0, skip = 0, fd = 0, hasOrigin = false;
   let callback: string | undefined, quantum = 5000;
@@ -1701,7 +1683,7 @@ def(['eval'], async (sh, args) => {
   // (a syntax error: in POSIX mode the shell exits, see Shell.callArgs)
   if (sh.evalSyntaxError) { sh.evalSyntaxError = false; sh.usageFailed = true; }
   return st;
-});
+}, { special: true });
 
 def(['source', '.'], async (sh, args) => {
   const o = await simpleOpts(sh, args, '');
@@ -1774,7 +1756,7 @@ def(['source', '.'], async (sh, args) => {
     // bash keeps the parameters `set` gave a file sourced with arguments outside any function
     if (hasArgs && !(sh.funcDepth === 0 && sh.setParamsCount !== setCount)) sh.params = savedParams;
   }
-});
+}, { special: true });
 
 def(['exec'], async (sh, args) => {
   let i = 1;
@@ -1816,7 +1798,7 @@ def(['exec'], async (sh, args) => {
   if (script && scriptRunner) throw new ExitSignal(await scriptRunner(sh, script, [found.path!, ...rest.slice(1)]));
   const st = await runExternal(sh, found.path!, rest);
   throw new ExitSignal(st);
-});
+}, { special: true });
 
 async function describe(sh: Shell, name: string, mode: 'v' | 'V' | 't' | 'p' | 'P', all = false, noFunc = false): Promise<boolean> {
   let found = false;
@@ -1824,7 +1806,7 @@ async function describe(sh: Shell, name: string, mode: 'v' | 'V' | 't' | 'p' | '
     found = true;
     if (mode === 't') await out(sh, kind + '\n');
     else if (mode === 'v') await out(sh, (kind === 'file' ? text : kind === 'alias' ? `alias ${name}=${singleQuote(text)}` : name) + '\n');
-    else if (mode === 'V') await out(sh, kind === 'file' ? `${name} is ${text}\n` : kind === 'function' ? (all || mode === 'V' ? `${name} is a function\n${sh.functionText(name)}\n` : '') : kind === 'alias' ? `${name} is aliased to \`${text}'\n` : `${name} is a ${kind === 'builtin' && sh.posix && specialBuiltins.has(name) ? 'special ' : ''}shell ${kind}\n`);
+    else if (mode === 'V') await out(sh, kind === 'file' ? `${name} is ${text}\n` : kind === 'function' ? (all || mode === 'V' ? `${name} is a function\n${sh.functionText(name)}\n` : '') : kind === 'alias' ? `${name} is aliased to \`${text}'\n` : `${name} is a ${kind === 'builtin' && sh.posix && builtinTable.get(name)?.special ? 'special ' : ''}shell ${kind}\n`);
     else if (kind === 'file') await out(sh, text + '\n');
   };
   if (mode !== 'P' && !noFunc) {
@@ -1832,7 +1814,7 @@ async function describe(sh: Shell, name: string, mode: 'v' | 'V' | 't' | 'p' | '
     if (keywords.has(name)) { await emit('keyword', name); if (!all) return true; }
     if (sh.funcs.has(name)) { await emit('function', name); if (!all) return true; }
   }
-  if (mode !== 'P' && ((builtins.has(name) && !sh.disabled?.has(name)) || getPrivateCommand(name))) { await emit('builtin', name); if (!all) return true; }
+  if (mode !== 'P' && ((builtinTable.has(name) && !sh.disabled?.has(name)) || getPrivateCommand(name))) { await emit('builtin', name); if (!all) return true; }
   if (all && !name.includes('/')) {
     // -a: every executable NAME along PATH
     for (const dir of pathDirs(sh)) {
@@ -1906,7 +1888,7 @@ def(['command'], async (sh, args) => {
     }
     return any ? 0 : 1;
   }
-  if (std && !rest[0]!.includes('/') && !builtins.has(rest[0]!) && !getPrivateCommand(rest[0]!)) {
+  if (std && !rest[0]!.includes('/') && !builtinTable.has(rest[0]!) && !getPrivateCommand(rest[0]!)) {
     const p = ['/bin', '/usr/bin'].map((d) => `${d}/${rest[0]}`).find((c) => { try { fs.accessSync(c, fs.constants.X_OK); return fs.statSync(c).isFile(); } catch { return false; } });
     if (p === undefined) { await sh.err(`${rest[0]}: command not found`); return 127; }
     return runExternal(sh, p, rest);
@@ -1920,7 +1902,7 @@ def(['builtin'], async (sh, args) => {
   if (typeof o === 'number') return o;
   if (o.i > 1) args = [args[0]!, ...args.slice(o.i)];
   if (args.length < 2) return 0;
-  const b = sh.disabled?.has(args[1]!) ? undefined : builtins.get(args[1]!);
+  const b = sh.disabled?.has(args[1]!) ? undefined : builtinTable.get(args[1]!)?.run;
   if (!b) { await errOut(sh, 'builtin', `${args[1]}: not a shell builtin`); return 1; }
   return b(sh, args.slice(1));
 });
@@ -2098,7 +2080,7 @@ def(['trap'], async (sh, args) => {
     sh.onTrapChange?.(n);
   }
   return st;
-});
+}, { special: true });
 
 // bash's sh_getopt: sh.optind is its sh_optind (argv[0] is $0), sh.optchar the offset of
 // `nextchar` inside argv[optind] (0: none). Assigning OPTIND resets both (Shell.setVar).
@@ -2410,7 +2392,7 @@ def(['enable'], async (sh, args) => {
   if (names.length === 0 || o.flags.has('p')) {
     for (const n of ENABLE_LIST) {
       const dis = !!sh.disabled?.has(n);
-      if (o.flags.has('s') && !specialBuiltins.has(n)) continue;
+      if (o.flags.has('s') && !builtinTable.get(n)?.special) continue;
       if (!o.flags.has('a') && dis !== off) continue;
       await out(sh, `enable ${dis ? '-n ' : ''}${n}\n`);
     }
@@ -2418,7 +2400,7 @@ def(['enable'], async (sh, args) => {
   }
   let st = 0;
   for (const n of names) {
-    if (!ENABLE_LIST.includes(n) || !builtins.has(n)) { await errOut(sh, 'enable', `${n}: not a shell builtin`); st = 1; continue; }
+    if (!ENABLE_LIST.includes(n) || !builtinTable.has(n)) { await errOut(sh, 'enable', `${n}: not a shell builtin`); st = 1; continue; }
     // (restricted: a disabled builtin stays disabled)
     if (!off && sh.disabled?.has(n) && isRestricted(sh)) { await errOut(sh, 'enable', restrictedMsg()); st = 1; continue; }
     if (off) (sh.disabled ??= new Set()).add(n); else sh.disabled?.delete(n);
@@ -2548,7 +2530,7 @@ function compgenKind(sh: Shell, kind: string): string[] {
   switch (kind) {
     case 'function': return [...sh.funcs.keys()].sort();
     case 'alias': return [...sh.aliases.keys()].sort();
-    case 'builtin': return [...builtins.keys()].sort();
+    case 'builtin': return [...builtinTable.keys()].sort();
     case 'keyword': return ['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', '{', '}', '!', '[[', ']]', 'coproc'];
     case 'variable': case 'export': {
       const names = new Set<string>();
@@ -2603,14 +2585,14 @@ def(['hash'], async (sh, args) => {
       await out(sh, reusable ? `builtin hash -p ${e.path} ${n}\n` : names.length > 1 ? `${n}\t${e.path}\n` : `${e.path}\n`);
       continue;
     }
-    if (n.includes('/') || builtins.has(n) || sh.funcs.has(n)) continue;
+    if (n.includes('/') || builtinTable.has(n) || sh.funcs.has(n)) continue;
     const f = lookPath(sh, n);
     if (f.path && !f.error) { if (!h.has(n)) h.set(n, { path: f.path, hits: 0 }); } else { await errOut(sh, 'hash', `${n}: not found`); st = 1; }
   }
   return st;
 });
 def(['times'], async (sh, args) => {
-  if (args[1] !== undefined && /^-./.test(args[1]) && args[1] !== '--') return usageErr(sh, 'times', `${args[1].slice(0, 2)}: invalid option`); await out(sh, '0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n'); return 0; });
+  if (args[1] !== undefined && /^-./.test(args[1]) && args[1] !== '--') return usageErr(sh, 'times', `${args[1].slice(0, 2)}: invalid option`); await out(sh, '0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n'); return 0; }, { special: true });
 
 /** Signals bash handles as "terminating signals" (EXIT trap first): HUP INT ILL TRAP ABRT BUS FPE USR1 SEGV USR2 PIPE ALRM TERM XCPU XFSZ VTALRM SYS. */
 const TERMINATING_SIGS = new Set([1, 2, 4, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 24, 25, 26, 31]);
@@ -2691,4 +2673,3 @@ def(['kill'], async (sh, args) => {
   return st;
 });
 
-defineHistoryBuiltins(def);

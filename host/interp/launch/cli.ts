@@ -12,6 +12,7 @@ import { optionLetters, type Options } from '../execution/options.ts';
 import { setScriptRunner } from '../execution/script-runner.ts';
 import { inheritedFd, pendingBlockingOps, unblockOpens } from '../execution/io.ts';
 import { longOptNames, setLongOpt, shoptNames } from '../builtins/builtins.ts';
+import '../builtins/all.ts';
 import { isName } from '../syntax/names.ts';
 import { startRestricted } from '../execution/restricted.ts';
 
