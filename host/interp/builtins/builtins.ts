@@ -2,16 +2,16 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isatty } from 'node:tty';
-import type { Assign, Word } from '../syntax/ast.ts';
+import type { Assign } from '../syntax/ast.ts';
 import type { Job, Shell } from '../execution/runner.ts';
 import { maxKey, savedOpts, tempScopes, type Var } from '../variables/var.ts';
 import { errnoMsg } from '../execution/errno-message.ts';
-import { optionLetters } from '../execution/options.ts';
+import { optionLetters, fakeOpts, longOpts, longOptOn, setLongOpt, shoptNames } from '../execution/options.ts';
 import { scriptRunner } from '../execution/script-runner.ts';
 import { declWords, parseScript } from '../syntax/reparse.ts';
 import { DiscardError, ExitSignal, LoopSignal, ReturnSignal, ShellError } from '../execution/errors.ts';
-import { readSome, readByteSync, readPath, AGAIN, TIMEOUT } from '../execution/io.ts';
-import { ansiC, ansicQuote, needsAnsiC, shellQuote, singleQuote, traceWord } from '../words/quoting.ts';
+import { readPath } from '../execution/io.ts';
+import { ansiC, ansicQuote, needsAnsiC, singleQuote, traceWord } from '../words/quoting.ts';
 import { testArgs } from '../words/conditional.ts';
 import { formatHashTable } from '../execution/command-hash.ts';
 import { CompletionSpecs } from './completion-specs.ts';
@@ -22,68 +22,18 @@ import { PSEUDO_SIGS, SIGNAMES, keyNumber, sigDescription, sigKey, sigNumber, si
 import { HELP_LIST, HELP_TOPICS, HELP_VERSION } from './help-text.ts';
 import { hasMeta, matchPattern } from '../words/pattern.ts';
 import { isVirtualPid } from '../execution/virtual-pids.ts';
-import { sequenceLength } from '../words/utf8-chars.ts';
 import { isName } from '../syntax/names.ts';
 import { isRestricted, restrictedMsg, setRestrictedShell } from '../execution/restricted.ts';
-import { zoneAt } from './tzinfo.ts';
 import { formatLongDouble, fromNumber, parseLongDouble, type LongDouble } from './longdouble.ts';
 import { builtinTable, def, defDeclaration, type SyncBuiltin } from './table.ts';
+import { errOut, out, usageErr } from './builtin-io.ts';
+import { flagOptions, int64Arg, simpleOpts } from './argument-parsing.ts';
+import { strftime } from './strftime.ts';
+import { ReadTimeout, readLine } from '../execution/read-line.ts';
+import { wordOfText } from '../syntax/word-of-text.ts';
+import { listFunctions, shQuoteValue } from './variable-listing.ts';
 
 const keywords = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', '{', '}', '!', '[[', ']]', 'coproc']);
-
-export const out = (sh: Shell, s: string): Promise<void> => sh.writeFd(1, s);
-export async function errOut(sh: Shell, name: string, msg: string): Promise<void> { await sh.err(`${name}: ${msg}`); }
-
-const USAGES: Record<string, string> = {
-  eval: 'eval [arg ...]', source: 'source filename [arguments]', '.': '. filename [arguments]',
-  builtin: 'builtin [shell-builtin [arg ...]]', alias: 'alias [-p] [name[=value] ... ]', unalias: 'unalias [-a] name [name ...]',
-  umask: 'umask [-p] [-S] [mode]', pushd: 'pushd [-n] [+N | -N | dir]', popd: 'popd [-n] [+N | -N]', dirs: 'dirs [-clpv] [+N] [-N]',
-  history: 'history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]', getopts: 'getopts optstring name [arg ...]',
-};
-/** bash's builtin usage error: `NAME: MSG` then `NAME: usage: …` (no script/line prefix); status 2. */
-export async function usageErr(sh: Shell, name: string, msg: string | undefined): Promise<number> {
-  if (msg !== undefined) await errOut(sh, name, msg);
-  await sh.writeFd(2, `${name}: usage: ${USAGES[name] ?? HELP_TOPICS.find((t) => t[0] === name)?.[1] ?? name}\n`);
-  sh.usageFailed = true;
-  return 2;
-}
-/**
- * bash's internal_getopt for builtins whose options are letters without arguments: the letters
- * given before the first operand (or `--`), in order, and the index of the first operand; a
- * usage error's status for a letter not in `allowed`.
- */
-async function flagOptions(sh: Shell, name: string, args: string[], allowed: string): Promise<{ flags: string; next: number } | number> {
-  let flags = '', i = 1;
-  for (; i < args.length; i++) {
-    const o = args[i]!;
-    if (o === '--') { i++; break; }
-    if (!/^-./.test(o)) break;
-    for (const c of o.slice(1)) {
-      if (!allowed.includes(c)) return usageErr(sh, name, `-${c}: invalid option`);
-      flags += c;
-    }
-  }
-  return { flags, next: i };
-}
-/**
- * Leading options of a builtin that takes only the flags in `allowed` (internal_getopt-like):
- * `--` ends them, a lone `-` is an operand. Returns the flags and the index of the first operand,
- * or the usage-error status (2) after printing `-X: invalid option`.
- */
-async function simpleOpts(sh: Shell, args: string[], allowed: string): Promise<{ flags: Set<string>; i: number } | number> {
-  const flags = new Set<string>();
-  let i = 1;
-  for (; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') { i++; break; }
-    if (a.length < 2 || a[0] !== '-') break;
-    for (const c of a.slice(1)) {
-      if (!allowed.includes(c)) return usageErr(sh, args[0]!, `-${c}: invalid option`);
-      flags.add(c);
-    }
-  }
-  return { flags, i };
-}
 
 def(['true'], async () => 0, { sync: () => 0 });
 def([':'], async () => 0, { special: true, sync: () => 0 });
@@ -166,7 +116,6 @@ function numArg(s: string | undefined, errs: string[], unsigned = false): bigint
   return v;
 }
 
-
 function floatArgLd(s: string | undefined, errs: string[]): LongDouble {
   if (s === undefined || s === '') return fromNumber(0);
   if (/^['"]/.test(s)) return fromNumber(s.length > 1 ? s.charCodeAt(1) : 0);
@@ -191,124 +140,10 @@ function pad(s: string, width: number | undefined, left: boolean, zero = false):
   return ' '.repeat(width - s.length) + s;
 }
 
-
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
 /** TZ as the C library sees it: bash only passes an exported TZ to localtime(3). */
 function exportedTz(sh: Shell): string | undefined {
   return sh.resolveVar('TZ')?.exported ? sh.getVar('TZ') : undefined;
 }
-
-/** strftime(3) in the C locale for `printf '%(fmt)T'`; `tz` is the shell's TZ (IANA names and UTC). */
-export function strftime(fmt: string, secs: number, tz: string | undefined): string {
-  let Y: number, mo: number, d: number, H: number, M: number, S: number, offMin: number, zname: string;
-  // the zone as glibc finds it (zone files, POSIX TZ strings); else ICU's
-  const z = zoneAt(tz, secs);
-  if (z) {
-    const t = new Date((secs + z.off) * 1000);
-    Y = t.getUTCFullYear(); mo = t.getUTCMonth(); d = t.getUTCDate(); H = t.getUTCHours(); M = t.getUTCMinutes(); S = t.getUTCSeconds();
-    offMin = Math.round(z.off / 60); zname = z.abbr;
-  } else {
-    let zone: string | undefined = tz;
-    if (tz !== undefined && /^(UTC|GMT|UCT)?0?$/i.test(tz)) zone = 'UTC';
-    let fields: Record<string, string>;
-    try {
-      const f = new Intl.DateTimeFormat('en-US', { timeZone: zone || undefined, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', weekday: 'short', timeZoneName: 'short' });
-      fields = Object.fromEntries(f.formatToParts(new Date(secs * 1000)).map((p) => [p.type, p.value]));
-    } catch {
-      return strftime(fmt, secs, 'UTC');
-    }
-    Y = Number(fields['year']); mo = Number(fields['month']) - 1; d = Number(fields['day']);
-    H = Number(fields['hour']) % 24; M = Number(fields['minute']); S = Number(fields['second']);
-    offMin = Math.round((Date.UTC(Y, mo, d, H, M, S) - secs * 1000) / 60000);
-    zname = fields['timeZoneName'] ?? 'UTC';
-    if (zname === 'GMT' && (zone === 'UTC' || zone === undefined)) zname = 'UTC';
-  }
-  const wd = new Date(Date.UTC(Y, mo, d)).getUTCDay();
-  const yday = Math.round((Date.UTC(Y, mo, d) - Date.UTC(Y, 0, 1)) / 86400000);
-  const p2 = (n: number): string => String(n).padStart(2, '0');
-  const sp2 = (n: number): string => String(n).padStart(2, ' ');
-  const isoWeek = (): [number, number] => {
-    const wdm = (wd + 6) % 7; // Monday = 0
-    const thu = Date.UTC(Y, mo, d) + (3 - wdm) * 86400000;
-    const ty = new Date(thu).getUTCFullYear();
-    return [ty, Math.floor((thu - Date.UTC(ty, 0, 1)) / 86400000 / 7) + 1];
-  };
-  const conv = (c: string): string => {
-    switch (c) {
-      case 'a': return DAYS[wd]!.slice(0, 3);
-      case 'A': return DAYS[wd]!;
-      case 'b': case 'h': return MONTHS[mo]!.slice(0, 3);
-      case 'B': return MONTHS[mo]!;
-      case 'c': return `${conv('a')} ${conv('b')} ${sp2(d)} ${conv('T')} ${Y}`;
-      case 'C': return p2(Math.floor(Y / 100));
-      case 'd': return p2(d);
-      case 'D': return `${p2(mo + 1)}/${p2(d)}/${p2(Y % 100)}`;
-      case 'e': return sp2(d);
-      case 'F': return `${Y}-${p2(mo + 1)}-${p2(d)}`;
-      case 'g': return p2(isoWeek()[0] % 100);
-      case 'G': return String(isoWeek()[0]);
-      case 'H': return p2(H);
-      case 'I': return p2(H % 12 || 12);
-      case 'j': return String(yday + 1).padStart(3, '0');
-      case 'k': return sp2(H);
-      case 'l': return sp2(H % 12 || 12);
-      case 'm': return p2(mo + 1);
-      case 'M': return p2(M);
-      case 'n': return '\n';
-      case 'p': return H < 12 ? 'AM' : 'PM';
-      case 'P': return H < 12 ? 'am' : 'pm';
-      case 'r': return `${p2(H % 12 || 12)}:${p2(M)}:${p2(S)} ${conv('p')}`;
-      case 'R': return `${p2(H)}:${p2(M)}`;
-      case 's': return String(secs);
-      case 'S': return p2(S);
-      case 't': return '\t';
-      case 'T': return `${p2(H)}:${p2(M)}:${p2(S)}`;
-      case 'u': return String(wd || 7);
-      case 'U': return p2(Math.floor((yday + 7 - wd) / 7));
-      case 'V': return p2(isoWeek()[1]);
-      case 'w': return String(wd);
-      case 'W': return p2(Math.floor((yday + 7 - ((wd + 6) % 7)) / 7));
-      case 'x': return conv('D');
-      case 'X': return conv('T');
-      case 'y': return p2(Y % 100);
-      case 'Y': return String(Y);
-      case 'z': { const a = Math.abs(offMin); return (offMin < 0 ? '-' : '+') + p2(Math.floor(a / 60)) + p2(a % 60); }
-      case 'Z': return zname;
-      case '%': return '%';
-      default: return '%' + c;
-    }
-  };
-  // glibc's flags (`-` no padding, `_` blanks, `0` zeros, `^` upper case, `#` swapped case) and widths
-  let tooLong = false;
-  const out = (fmt === '' ? '%X' : fmt).replace(/%([-_0^#]*)(\d*)([EO]?)(.)/gs, (all, flags: string, w: string, _m: string, c: string) => {
-    let r = conv(c);
-    if (r === '%' + c && c !== '%') return all;
-    const nat = NUM_WIDTH[c];
-    const width = w === '' ? 0 : Number(w);
-    // (glibc takes the last of the padding flags; `-` and `_` drop a number's natural zeros, and
-    // any width pads: with blanks, zeros for `0`, or a number's own padding)
-    let f = '';
-    for (const ch of flags) if (ch === '-' || ch === '_' || ch === '0') f = ch;
-    // (padding past the buffer: the result is empty whatever it is, so it is never built)
-    if (width >= 128) { tooLong = true; return ''; }
-    if (nat !== undefined && /^\s*\d+$/.test(r)) {
-      const n = r.trim().replace(/^0+(?=\d)/, '');
-      r = f === '-' ? n.padStart(width, ' ') : n.padStart(Math.max(nat[0], width), f === '_' ? ' ' : f === '0' ? '0' : nat[1]);
-    } else if (width > r.length) r = r.padStart(width, f === '0' ? '0' : ' ');
-    if (flags.includes('^')) r = r.toUpperCase();
-    else if (flags.includes('#')) r = 'pPZ'.includes(c) ? r.toLowerCase() : 'aAbBh'.includes(c) ? r.toUpperCase() : r;
-    return r;
-  });
-  // (bash formats into a 128-byte buffer: a longer result is empty)
-  return tooLong || out.length >= 128 ? '' : out;
-}
-/** strftime's numeric conversions: natural width and padding. */
-const NUM_WIDTH: Record<string, [number, string]> = {
-  d: [2, '0'], e: [2, ' '], H: [2, '0'], I: [2, '0'], j: [3, '0'], k: [2, ' '], l: [2, ' '], m: [2, '0'], M: [2, '0'], S: [2, '0'],
-  U: [2, '0'], V: [2, '0'], W: [2, '0'], y: [2, '0'], C: [2, '0'], g: [2, '0'], G: [1, '0'], Y: [1, '0'], s: [1, '0'], u: [1, '0'], w: [1, '0'],
-};
 
 /** A printf format, parsed once: literal text (escapes decoded), conversions, and where it is invalid. */
 type FmtPart =
@@ -1050,22 +885,6 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
   return st;
 }
 
-const textWords = new Map<string, Word | null>();
-/** The shell word `text` spells (one word of source text), or undefined. */
-export function wordOfText(text: string): Word | undefined {
-  let w = textWords.get(text);
-  if (w === undefined) {
-    w = null;
-    try {
-      const r = parseScript(`: ${text}`, false);
-      const c = !r.error && r.file.Stmts.length === 1 ? r.file.Stmts[0]!.Cmd : undefined;
-      if (c?.type === 'CallExpr' && c.Args.length === 2) w = c.Args[1]!;
-    } catch { /* left as it is */ }
-    textWords.set(text, w);
-  }
-  return w ?? undefined;
-}
-
 const textAssigns = new Map<string, Assign | null>();
 /** `declare -a "x=(1 2)"`: the argument's text parsed as a compound assignment (and its source text). */
 function textArrayAssign(name: string, it: DeclItem): (Assign & { src: string }) | undefined {
@@ -1083,16 +902,6 @@ function textArrayAssign(name: string, it: DeclItem): (Assign & { src: string })
     textAssigns.set(src, a ?? null);
   }
   return a ? { ...a, src } : undefined;
-}
-
-/** The function definitions `set` and a bare `declare` print after the variables. */
-async function listFunctions(sh: Shell): Promise<void> {
-  for (const f of [...sh.funcs.keys()].sort()) await out(sh, `${sh.functionText(f)}\n`);
-}
-
-function shQuoteValue(v: string, utf8?: boolean): string {
-  if (/^[a-zA-Z0-9_@%+=:,./-]*$/.test(v) && v !== '') return v;
-  return shellQuote(v, utf8);
 }
 
 for (const variant of ['declare', 'typeset', 'local', 'export', 'readonly']) {
@@ -1254,31 +1063,6 @@ def(['unset'], async (sh, args) => {
 }, { special: true });
 
 // ---- set / shopt --------------------------------------------------------------------------
-const longOpts: Record<string, string> = {
-  errtrace: 'errtrace', errexit: 'errexit', nounset: 'nounset', xtrace: 'xtrace', pipefail: 'pipefail', noglob: 'noglob', noexec: 'noexec',
-  noclobber: 'noclobber', allexport: 'allexport', verbose: 'verbose', posix: 'posix',
-};
-const fakeOpts = ['braceexpand', 'emacs', 'functrace', 'hashall', 'histexpand', 'history', 'ignoreeof', 'interactive-comments', 'keyword', 'monitor', 'nolog', 'notify', 'onecmd', 'physical', 'privileged', 'vi'];
-export const longOptNames = [...Object.keys(longOpts), ...fakeOpts];
-/** State of a `set -o` option by its long name. */
-export function longOptOn(sh: Shell, name: string): boolean {
-  return name in longOpts ? !!(sh.opts as unknown as Record<string, boolean>)[longOpts[name]!] : sh.setOpts.get(name) ?? false;
-}
-/** `$SHELLOPTS`: the enabled `set -o` options. */
-export function shellOptsString(sh: Shell): string {
-  return [...Object.keys(longOpts), ...fakeOpts].filter((n) => longOptOn(sh, n)).sort().join(':');
-}
-export function setLongOpt(sh: Shell, name: string, on: boolean): void {
-  // (bash's posix mode turns expand_aliases on; leaving it turns it off in a non-interactive shell)
-  if (name === 'posix' && !sh.opts.interactive) { if (on) sh.shopt.add('expand_aliases'); else sh.shopt.delete('expand_aliases'); }
-  // (and inherit_errexit and shift_verbose on; leaving it turns shift_verbose off)
-  if (name === 'posix') { if (on) sh.shopt.add('inherit_errexit').add('shift_verbose'); else sh.shopt.delete('shift_verbose'); }
-  if (name in longOpts) { (sh.opts as unknown as Record<string, boolean>)[longOpts[name]!] = on; return; }
-  sh.setOpts.set(name, on);
-  if (name === 'history') sh.history.recording = on;
-  if (on && name === 'vi') sh.setOpts.set('emacs', false); // the editing modes exclude each other
-  if (on && name === 'emacs') sh.setOpts.set('vi', false);
-}
 
 def(['set'], async (sh, args) => {
   if (args.length === 1) {
@@ -1329,7 +1113,6 @@ def(['set'], async (sh, args) => {
   return 0;
 }, { special: true });
 
-export const shoptNames = ['autocd', 'assoc_expand_once', 'cdable_vars', 'cdspell', 'checkhash', 'checkjobs', 'checkwinsize', 'cmdhist', 'compat31', 'compat32', 'compat40', 'compat41', 'compat42', 'compat43', 'compat44', 'complete_fullquote', 'direxpand', 'dirspell', 'dotglob', 'execfail', 'expand_aliases', 'extdebug', 'extglob', 'extquote', 'failglob', 'force_fignore', 'globasciiranges', 'globskipdots', 'globstar', 'gnu_errfmt', 'histappend', 'histreedit', 'histverify', 'hostcomplete', 'huponexit', 'inherit_errexit', 'interactive_comments', 'lastpipe', 'lithist', 'localvar_inherit', 'localvar_unset', 'login_shell', 'mailwarn', 'no_empty_cmd_completion', 'nocaseglob', 'nocasematch', 'noexpand_translation', 'nullglob', 'patsub_replacement', 'progcomp', 'progcomp_alias', 'promptvars', 'restricted_shell', 'shift_verbose', 'sourcepath', 'varredir_close', 'xpg_echo'];
 def(['shopt'], async (sh, args) => {
   let mode: 's' | 'u' | '' = '', quiet = false, print = false, oMode = false;
   const names: string[] = [];
@@ -1380,67 +1163,6 @@ def(['shopt'], async (sh, args) => {
 });
 
 // ---- read / mapfile -----------------------------------------------------------------------
-class ReadTimeout extends Error { constructor(readonly partial: string) { super('timeout'); } }
-
-/** Reads one record ending in `delim` from fd n, byte by byte. Null at EOF with nothing read. */
-export async function readLine(sh: Shell, n: number, delim: string, max = -1, raw = true, deadline?: number, skipNul = false): Promise<{ text: string; eof: boolean } | null> {
-  const f = sh.fds.get(n);
-  if (!f) throw new ShellError(`${n}: invalid file descriptor: Bad file descriptor`, 1);
-  if (raw && max < 0 && delim.length === 1 && f.rbuf !== undefined) {
-    // a whole line already read ahead (see OsFd.readAhead): the same as the loop below
-    const t = f.takeLineAhead(delim.charCodeAt(0));
-    if (t !== undefined) return { text: skipNul && delim !== '\0' && t.includes('\0') ? t.replace(/\0/g, '') : t, eof: false };
-  }
-  let text = '';
-  let count = 0;
-  // -n/-N count characters: in a UTF-8 locale the bytes that continue a multibyte one are not counted
-  const utf8 = max >= 0 && sh.utf8Locale();
-  let cont = 0, sinceYield = 0;
-  for (;;) {
-    if (max >= 0 && count >= max && cont === 0) return { text, eof: false };
-    // input that never runs dry (/dev/zero) is read without waiting: every 64 KiB, the deadline
-    // of -t, and a turn of the event loop so that cancellation gets through
-    if (++sinceYield >= 65536) {
-      sinceYield = 0;
-      if (deadline !== undefined && Date.now() >= deadline) throw new ReadTimeout(text);
-      await new Promise((r) => setImmediate(r));
-      if (sh.cancelStatus.value !== 0) throw new ExitSignal(sh.cancelStatus.value);
-    }
-    let byte = readByteSync(f);
-    if (byte === AGAIN) {
-      const r = await readSome(f, 1, deadline);
-      if (r === TIMEOUT) throw new ReadTimeout(text);
-      byte = r ? r[0]! : null;
-    }
-    const b = byte === null ? null : [byte];
-    if (!b) return text === '' ? null : { text, eof: true };
-    if (cont > 0) {
-      // (a byte that does not continue the character still ends it, as in bash)
-      cont = b[0]! >= 0x80 && b[0]! <= 0xbf ? cont - 1 : 0;
-      text += String.fromCharCode(b[0]!);
-      continue;
-    }
-    if (utf8) cont = sequenceLength(b[0]!) - 1;
-    const c = String.fromCharCode(b[0]!);
-    if (skipNul && c === '\0' && delim !== '\0') continue; // `read` drops NUL bytes (not counted by -n)
-    if (!raw && c === '\\') {
-      let b2n = readByteSync(f);
-      if (b2n === AGAIN) { const r2 = await readSome(f, 1); b2n = r2 ? r2[0]! : null; }
-      const b2 = b2n === null ? null : [b2n];
-      if (!b2) return { text, eof: true };
-      const c2 = String.fromCharCode(b2[0]!);
-      if (c2 === '\n') continue;
-      text += '\\' + c2;
-      count++;
-      if (utf8) cont = sequenceLength(b2[0]!) - 1;
-      continue;
-    }
-    if (c === delim && max < 0) return { text, eof: false };
-    if (c === delim && delim !== '' ) return { text, eof: false };
-    text += c;
-    count++;
-  }
-}
 
 /**
  * read's field splitting: at most n fields, the last gets the rest (trailing IFS whitespace
@@ -2463,13 +2185,6 @@ def(['help'], async (sh, args) => {
   return 0;
 });
 
-/** A number argument as bash's legal_number takes it (64 bits, blanks around), else undefined. */
-export function int64Arg(a: string): number | undefined {
-  if (!/^\s*[-+]?\d+\s*$/.test(a)) return undefined;
-  const n = BigInt(a);
-  return BigInt.asIntN(64, n) === n ? Number(n) : undefined;
-}
-
 // Non-interactive bash: no line editing, no completion, no job control.
 def(['suspend'], async (sh) => { await errOut(sh, 'suspend', 'cannot suspend: no job control'); return 1; });
 def(['logout'], async (sh) => { await errOut(sh, 'logout', "not login shell: use `exit'"); return 1; });
@@ -2672,4 +2387,3 @@ def(['kill'], async (sh, args) => {
   }
   return st;
 });
-
