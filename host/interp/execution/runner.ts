@@ -19,15 +19,15 @@ import { parse, ParseError } from '../syntax/parser.ts';
 import { appendElems, arithTextWord, badAssigns, badFuncNames, declWords, parseScript, rawArith, type DeferredParseError } from '../syntax/reparse.ts';
 import { declClause, declare, declLastArg, localSync, type DeclItem } from '../builtins/builtins.ts';
 import { builtinTable } from '../builtins/table.ts';
+import { readLine } from './read-line.ts';
+import { wordOfText } from '../syntax/word-of-text.ts';
 import { runExternal, lookPath, noShebangScript } from './external.ts';
 import { fromBytes } from './byte-strings.ts';
 import { errnoMsg } from './errno-message.ts';
 import { shellOptsString, type Options } from './options.ts';
-import { readLine } from './read-line.ts';
 import { cloneVar, maxKey, savedOpts, tempScopes, type Var } from '../variables/var.ts';
 import { scriptRunner } from './script-runner.ts';
 import { wordEnd, wordRange, wordSource } from '../syntax/word-range.ts';
-import { wordOfText } from '../syntax/word-of-text.ts';
 import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from '../private/registry.ts';
 import { evalTest, evalTestTraced, testSyncable } from '../words/conditional.ts';
 import { printCommand, printFunction, stmtLines } from '../syntax/printer.ts';
@@ -2807,7 +2807,7 @@ export class Shell {
     if (this.opts.noexec) return 0;
     // prefix assignments
     let temp: Map<string, Var> | undefined;
-    const isSpecial = builtinTable.get(args[0]!)?.special === true && (this.posix || !this.funcs.has(args[0]!));
+    const isSpecial = builtinTable.get(args[0]!)?.special && (this.posix || !this.funcs.has(args[0]!));
     if (c.Assigns.length) {
       if (isSpecial && this.posix) {
         // (they stay, exported: bash keeps its temporary environment)
@@ -2910,16 +2910,16 @@ export class Shell {
       const fn = this.funcs.get(name);
       if (fn) return this.callFunc(name, fn, args.slice(1));
     }
-    const b = this.disabled?.has(name) ? undefined : builtinTable.get(name);
+    const b = this.disabled?.has(name) ? undefined : builtinTable.get(name)?.run;
     if (b) {
       try {
         this.usageFailed = false;
-        const st = await b.run(this, args);
+        const st = await b(this, args);
         if (this.usageFailed) {
           this.usageFailed = false;
           // (POSIX: a special builtin's usage error exits the shell, unless run through `command`, or
           // where errexit would not act either: a condition, the left of `&&`/`||`, under `!`)
-          if (this.posix && !opts.noFunc && this.noErrexit === 0 && b.special) throw new ExitSignal(st);
+          if (this.posix && !opts.noFunc && this.noErrexit === 0 && builtinTable.get(name)?.special) throw new ExitSignal(st);
         }
         return st;
       } catch (e: any) {
