@@ -4,11 +4,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Shell } from '../execution/runner.ts';
-import { errOut, int64Arg, out, strftime, usageErr } from './builtins.ts';
+import { errOut, out, usageErr } from './builtin-io.ts';
+import { int64Arg } from './argument-parsing.ts';
+import { strftime } from './strftime.ts';
 import { DiscardError } from '../execution/errors.ts';
 import { historyExpand, type HistoryList } from '../syntax/history.ts';
 import { historyEnv } from '../execution/history-reader.ts';
 import { isRestricted, restrictedMsg } from '../execution/restricted.ts';
+import { def } from './table.ts';
 
 const historyOn = (sh: Shell): boolean => sh.history.recording;
 
@@ -22,13 +25,8 @@ function deleteLast(h: HistoryList): boolean {
 /** The `#<seconds>` line bash writes before an entry when HISTTIMEFORMAT is set, and reads back. */
 const TIMESTAMP = /^#\d/;
 
-type Def = (names: string[], fn: (sh: Shell, args: string[]) => Promise<number>) => void;
-
-/** Defines `history` and `fc` (called by builtins.ts, which holds the table). */
-export function defineHistoryBuiltins(def: Def): void {
-  def(['history'], historyBuiltin);
-  def(['fc'], fcBuiltin);
-}
+def(['history'], historyBuiltin);
+def(['fc'], fcBuiltin);
 
 async function historyBuiltin(sh: Shell, args: string[]): Promise<number> {
   const h = sh.history;

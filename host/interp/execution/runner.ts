@@ -21,11 +21,14 @@ import { parse, ParseError } from '../syntax/parser.ts';
 import { parseScript, type DeferredParseError } from '../syntax/reparse.ts';
 import { appendElems, badAssigns, badFuncNames, declWords, rawArith } from '../syntax/reparse-placeholders.ts';
 import { arithTextWord } from '../syntax/text-words.ts';
-import { builtins, specialBuiltins, syncBuiltins, declClause, declare, declLastArg, localSync, readLine, shellOptsString, wordOfText, type DeclItem } from '../builtins/builtins.ts';
+import { declClause, declare, declLastArg, localSync, type DeclItem } from '../builtins/builtins.ts';
+import { builtinTable } from '../builtins/table.ts';
+import { readLine } from './read-line.ts';
+import { wordOfText } from '../syntax/word-of-text.ts';
 import { runExternal, lookPath, noShebangScript } from './external.ts';
 import { fromBytes } from './byte-strings.ts';
 import { errnoMsg } from './errno-message.ts';
-import type { Options } from './options.ts';
+import { shellOptsString, type Options } from './options.ts';
 import { cloneVar, maxKey, savedOpts, tempScopes, type Var } from '../variables/var.ts';
 import { scriptRunner } from './script-runner.ts';
 import { wordEnd, wordRange, wordSource } from '../syntax/word-range.ts';
@@ -1512,8 +1515,8 @@ export class Shell {
     const ps = c.Args[0]!.Parts, p0 = ps[0];
     const name = ps.length === 1 && p0?.type === 'Lit' ? p0.Value : '';
     // (POSIX mode finds a special builtin before a function)
-    const fn = this.posix && specialBuiltins.has(name) ? undefined : this.funcs.get(name);
-    const b = fn === undefined && !this.disabled?.has(name) ? syncBuiltins.get(name) : undefined;
+    const fn = this.posix && builtinTable.get(name)?.special ? undefined : this.funcs.get(name);
+    const b = fn === undefined && !this.disabled?.has(name) ? builtinTable.get(name)?.sync : undefined;
     if ((fn === undefined && b === undefined) || c.Assigns.length !== 0 || this.opts.noexec || this.errexitArmed() || !this.ex.canSyncAll(c.Args)) return undefined;
     this.startSync(st);
     this.lastSubstStatus = undefined;
@@ -1794,10 +1797,10 @@ export class Shell {
     // a lone builtin (no process to wait for, for `$!`) starts after the shell went on, like a forked child usually does
     const a0 = inner.Cmd?.type === 'CallExpr' && inner.Cmd.Args[0]?.Parts.length === 1 ? inner.Cmd.Args[0].Parts[0] : undefined;
     // (it still runs before the shell's next external command: see settleLoneJobs)
-    const lone = a0?.type === 'Lit' && builtins.has(a0.Value) && !this.disabled?.has(a0.Value) && !this.funcs.has(a0.Value) && !getPrivateCommand(a0.Value) && !['eval', 'source', '.', 'command', 'builtin', 'exec', 'trap', 'wait', 'kill', 'jobs', 'fg', 'bg', 'disown', 'read', 'mapfile', 'readarray'].includes(a0.Value);
+    const lone = a0?.type === 'Lit' && builtinTable.has(a0.Value) && !this.disabled?.has(a0.Value) && !this.funcs.has(a0.Value) && !getPrivateCommand(a0.Value) && !['eval', 'source', '.', 'command', 'builtin', 'exec', 'trap', 'wait', 'kill', 'jobs', 'fg', 'bg', 'disown', 'read', 'mapfile', 'readarray'].includes(a0.Value);
     // bash forks once for the job: a simple command is exec'd there (its pid is `$!`); anything
     // else runs in that subshell, `( list ) &` too (not in a subshell of it)
-    const external = inner.Cmd?.type === 'CallExpr' && inner.Cmd.Args.length > 0 && !lone && !(a0?.type === 'Lit' && (this.funcs.has(a0.Value) || (builtins.has(a0.Value) && !this.disabled?.has(a0.Value))));
+    const external = inner.Cmd?.type === 'CallExpr' && inner.Cmd.Args.length > 0 && !lone && !(a0?.type === 'Lit' && (this.funcs.has(a0.Value) || (builtinTable.has(a0.Value) && !this.disabled?.has(a0.Value))));
     const list = inner.Cmd?.type === 'Subshell' && inner.Redirs.length === 0 ? inner.Cmd.Stmts : undefined;
     let pending: { start: () => void; done: Promise<number> } | undefined;
     const body = lone ? async (s: Shell) => {
@@ -1919,7 +1922,7 @@ export class Shell {
           if (this.posix) throw new ExitSignal(2);
           return 1;
         }
-        if (this.posix && (specialBuiltins.has(c.Name.Value) || !isName(c.Name.Value))) {
+        if (this.posix && (builtinTable.get(c.Name.Value)?.special || !isName(c.Name.Value))) {
           this.curPos = lastPos(c); // (bash reports the line the definition ends on)
           await this.err(`\`${c.Name.Value}': ${isName(c.Name.Value) ? 'is a special builtin' : 'not a valid identifier'}`);
           throw new ExitSignal(2);
@@ -2808,7 +2811,7 @@ export class Shell {
     if (this.opts.noexec) return 0;
     // prefix assignments
     let temp: Map<string, Var> | undefined;
-    const isSpecial = specialBuiltins.has(args[0]!) && (this.posix || !this.funcs.has(args[0]!));
+    const isSpecial = builtinTable.get(args[0]!)?.special && (this.posix || !this.funcs.has(args[0]!));
     if (c.Assigns.length) {
       if (isSpecial && this.posix) {
         // (they stay, exported: bash keeps its temporary environment)
@@ -2858,7 +2861,7 @@ export class Shell {
       // (for another command only once it ran, when the binding is gone)
       let lc: string[] | undefined;
       for (const k of temp.keys()) if (LOCALE_VARS.has(k)) (lc ??= []).push(k);
-      if (lc && (this.funcs.has(args[0]!) || builtins.has(args[0]!))) for (const k of lc) this.localeChanged(k);
+      if (lc && (this.funcs.has(args[0]!) || builtinTable.has(args[0]!))) for (const k of lc) this.localeChanged(k);
       try { return await this.callArgs(args, temp); } finally {
         const i = this.scopes.lastIndexOf(temp);
         if (i >= 0) this.scopes.splice(i, 1);
@@ -2867,7 +2870,7 @@ export class Shell {
     };
     if (!redirs.length) return run();
     // (restricted: a disk command named with a `/` fails before its redirections are made)
-    if (isRestricted(this) && args[0]!.includes('/') && !this.funcs.has(args[0]!) && !builtins.has(args[0]!)) return this.callArgs(args);
+    if (isRestricted(this) && args[0]!.includes('/') && !this.funcs.has(args[0]!) && !builtinTable.has(args[0]!)) return this.callArgs(args);
     if (!(isSpecial && this.posix)) return this.withRedirs(redirs, run);
     // (a POSIX special builtin's failed redirection exits the shell)
     let ran = false;
@@ -2907,11 +2910,11 @@ export class Shell {
   /** Dispatch after expansion: function, builtin, private command, external. */
   async callArgs(args: string[], temp?: Map<string, Var>, opts: { noFunc?: boolean } = {}): Promise<number> {
     const name = args[0]!;
-    if (!opts.noFunc && !(this.posix && specialBuiltins.has(name))) {
+    if (!opts.noFunc && !(this.posix && builtinTable.get(name)?.special)) {
       const fn = this.funcs.get(name);
       if (fn) return this.callFunc(name, fn, args.slice(1));
     }
-    const b = this.disabled?.has(name) ? undefined : builtins.get(name);
+    const b = this.disabled?.has(name) ? undefined : builtinTable.get(name)?.run;
     if (b) {
       try {
         this.usageFailed = false;
@@ -2920,7 +2923,7 @@ export class Shell {
           this.usageFailed = false;
           // (POSIX: a special builtin's usage error exits the shell, unless run through `command`, or
           // where errexit would not act either: a condition, the left of `&&`/`||`, under `!`)
-          if (this.posix && !opts.noFunc && this.noErrexit === 0 && specialBuiltins.has(name)) throw new ExitSignal(st);
+          if (this.posix && !opts.noFunc && this.noErrexit === 0 && builtinTable.get(name)?.special) throw new ExitSignal(st);
         }
         return st;
       } catch (e: any) {

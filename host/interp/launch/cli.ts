@@ -8,10 +8,10 @@ import { constants as osConstants, userInfo } from 'node:os';
 import { parseScript } from '../syntax/reparse.ts';
 import { Shell, signalListeners } from '../execution/runner.ts';
 import { toBytes, fromBytes } from '../execution/byte-strings.ts';
-import { optionLetters, type Options } from '../execution/options.ts';
+import { longOptNames, optionLetters, setLongOpt, shoptNames, type Options } from '../execution/options.ts';
 import { setScriptRunner } from '../execution/script-runner.ts';
 import { inheritedFd, pendingBlockingOps, unblockOpens } from '../execution/io.ts';
-import { longOptNames, setLongOpt, shoptNames } from '../builtins/builtins.ts';
+import '../builtins/all.ts';
 import { isName } from '../syntax/names.ts';
 import { startRestricted } from '../execution/restricted.ts';
 
