@@ -38,6 +38,9 @@ import { isName } from '../syntax/names.ts';
 import { isRestricted, redirectError, slashCommandError } from './restricted.ts';
 import { HistoryList } from '../syntax/history.ts';
 import { runHistoryLines } from './history-reader.ts';
+import { lineOf, setSource, err, errLine, errSourceName, writeFdSync, writeFd } from './messages.ts';
+import { trace, traceRaw, timeClause } from './tracing.ts';
+import { arithAst, arithSync, subscriptError, arithCmdError, arithSource, spliceArith, arithRange } from './arithmetic.ts';
 
 /**
  * `signal`: the job was killed by this signal; `notified`: bash's status message was shown.
@@ -67,31 +70,6 @@ export async function settleLoneJobs(): Promise<void> {
 }
 /** Number of signals with a trap that the CLI catches (see cli.ts). */
 export const signalListeners = { count: 0 };
-
-/**
- * bash's "error token" for a negative exponent: it is found after the right operand of `**`
- * was read, so the token is the one after that operand, or its last token at the end.
- */
-function powErrorToken(rest: string): string {
-  const re = /\s*(\*\*|\+\+|--|[-+!~]|[0-9a-zA-Z_#@]+(?:\[[^\]]*\])?|[()]|\S)/y;
-  const toks: { at: number; t: string }[] = [];
-  for (let m: RegExpExecArray | null; re.lastIndex < rest.length && (m = re.exec(rest));) toks.push({ at: m.index + m[0].length - m[1]!.length, t: m[1]! });
-  let i = 0, last = -1;
-  for (;;) {
-    while (i < toks.length && /^[-+!~]$|^\+\+$|^--$/.test(toks[i]!.t)) i++;
-    if (i >= toks.length) break;
-    if (toks[i]!.t === '(') {
-      let d = 0;
-      for (; i < toks.length; i++) { if (toks[i]!.t === '(') d++; else if (toks[i]!.t === ')' && --d === 0) break; }
-    }
-    last = Math.min(i, toks.length - 1); i++;
-    if (i < toks.length && (toks[i]!.t === '++' || toks[i]!.t === '--')) last = i++;
-    if (i < toks.length && toks[i]!.t === '**') { i++; continue; }
-    break;
-  }
-  const k = i < toks.length ? i : last;
-  return k < 0 ? rest : rest.slice(toks[k]!.at);
-}
 
 /** Offset of the first extglob group in these statements outside `[[ ]]` (bash parses those as if extglob were on). */
 function findExtGlob(nodes: unknown): { at?: number; inSubst: boolean } {
@@ -862,20 +840,6 @@ export class Shell {
   }
 
   // ---- positions and errors -----------------------------------------------------------------
-  lineOf(pos: number): number {
-    const c = this.source.comsub;
-    if (c && pos >= c.lo && pos <= c.hi) {
-      let k = -1;
-      for (let i = 0; i < c.at.length && c.at[i]![0] <= pos; i++) k = i;
-      if (k >= 0) return c.base + c.at[k]![1];
-    }
-    const l = this.source.lines;
-    let lo = 0, hi = l.length - 1;
-    while (lo < hi) { const m = (lo + hi + 1) >> 1; if (l[m]! <= pos) lo = m; else hi = m - 1; }
-    let shift = 0;
-    for (const [at, d] of this.source.shifts ?? []) { if (at > pos) break; shift += d; }
-    return lo + 1 + (this.source.base ?? 0) + shift;
-  }
 
   /**
    * A run-time error abandoned the top-level compound command `s` (of a script, -c string,
@@ -906,52 +870,9 @@ export class Shell {
     return d < 0 && this.curPos >= s.Position ? { end, d } : undefined;
   }
 
-  setSource(src: string, name: string, file = this.source.file): void {
-    const lines = [0];
-    for (let i = 0; i < src.length; i++) if (src.charCodeAt(i) === 10) lines.push(i + 1);
-    this.source = { src, lines, name, file };
-  }
-
-  /** Writes an error message like bash: `name: line N: msg`. */
-  async err(msg: string): Promise<void> {
-    await this.writeFd(2, this.errLine(msg)).catch(() => undefined);
-  }
-
-  private errLine(msg: string): string {
-    // (an eval string's lines count from the eval's line, in a script file and under -c alike)
-    const line = this.lineOf(this.curPos);
-    return `${this.errSourceName()}: line ${line}: ${msg}\n`;
-  }
-
-  /**
-   * The name bash's errors start with: BASH_SOURCE[0], the file the running code is from — a
-   * function's is the file that defined it (a sourced file, or the script); bash names the source
-   * of functions defined in a -c string "environment".
-   */
-  errSourceName(): string {
-    if (this.funcFiles.length === 0) return this.errName;
-    const f = this.funcFiles[this.funcFiles.length - 1]!;
-    return f !== '' ? f : this.cMode ? 'environment' : this.arg0;
-  }
-
-  /**
-   * writeFd for a builtin run without a promise (SyncBuiltin), as its status: 0 when written,
-   * undefined when nothing was (the builtin then runs the ordinary way), 1 when output stopped part
-   * way (a full disk) — the write error reported as callArgs does, as far as stderr takes it at once.
-   */
-  writeFdSync(n: number, data: string, name: string): number | undefined {
-    const r = tryWriteSync(this.fds.get(n), data);
-    if (typeof r === 'boolean') return r ? 0 : undefined;
-    tryWriteSync(this.fds.get(2), this.errLine(`${name}: write error: ${errnoMsg(r)}`));
-    return 1;
-  }
   cMode = false;
   noC = false;
   traceLevel = 1;
-
-  async writeFd(n: number, data: string | Buffer): Promise<void> {
-    await writeAll(this.fds.get(n), data);
-  }
 
   // ---- subshells -------------------------------------------------------------------------
   clone(): Shell {
@@ -1969,21 +1890,7 @@ export class Shell {
         return evalTest(this, c.X);
       }
       case 'DeclClause': return this.declClause(c);
-      case 'TimeClause': {
-        const t0 = process.hrtime.bigint();
-        const st = c.Stmt ? await this.stmt(c.Stmt) : 0;
-        const dt = Number(process.hrtime.bigint() - t0) / 1e9;
-        const fmt = (x: number): string => `${Math.floor(x / 60)}m${(x % 60).toFixed(3)}s`;
-        const tf = c.PosixFormat ? undefined : this.getVar('TIMEFORMAT');
-        if (tf !== undefined) {
-          const bad = /%(.?)/.exec(tf.replace(/%(?:[0-9]?l?[RUS]|P|%)/g, ''));
-          if (bad) await this.err(`TIMEFORMAT: \`${bad[1]}': invalid format character`);
-          else if (tf !== '') await this.writeFd(2, timeFormat(tf, dt) + '\n');
-          return st;
-        }
-        await this.writeFd(2, c.PosixFormat ? `real ${dt.toFixed(2)}\nuser 0.00\nsys 0.00\n` : `\nreal\t${fmt(dt)}\nuser\t0m0.000s\nsys\t0m0.000s\n`);
-        return st;
-      }
+      case 'TimeClause': return timeClause(this, c);
       case 'CoprocClause': return this.coproc(c);
       case 'TestDecl':
         return 0;
@@ -2376,62 +2283,6 @@ export class Shell {
   }
   procSubstCleanups: (() => void)[] = [];
 
-  /** Evaluates arithmetic; `start`/`end` locate its source text for error messages. */
-  async arithAst(e: ArithmExpr, start?: number, end?: number): Promise<bigint> {
-    try {
-      return await this.arith.evalAst(e);
-    } catch (err) {
-      this.arithErrorSource(err, start, end, e);
-      throw err;
-    }
-  }
-
-  /** arithAst without awaiting; only when arith.canSync(e). */
-  arithSync(e: ArithmExpr, start?: number, end?: number): bigint {
-    try {
-      return this.arith.evalSync(e);
-    } catch (err) {
-      this.arithErrorSource(err, start, end, e);
-      throw err;
-    }
-  }
-
-  /** An error in `a[…]`'s subscript inside an expression: bash reports the text between the brackets. */
-  private subscriptError(err: unknown, p: ParamExp): void {
-    if (!(err instanceof ArithError) || err.expr) return;
-    const src = this.source.src, r = arithRange(src, p.Index!);
-    let end = r?.[1];
-    if (end !== undefined) { while (src[end] === ' ' || src[end] === '\t' || src[end] === '\n') end++; if (src[end] !== ']') end = undefined; }
-    if (end !== undefined && src[p.Param.ValueEnd] === '[') this.arithErrorSource(err, p.Param.ValueEnd + 1, end);
-    else this.arithErrorSource(err, undefined, undefined, p.Index!);
-    // (bash evaluates it apart and its error jumps to the top level: it ends a `-c` string)
-    if (err.expr) { err.subscript = true; err.hard = true; }
-  }
-
-  private arithErrorSource(err: unknown, start?: number, end?: number, e?: ArithmExpr): void {
-    if (err instanceof ArithError && !err.expr && err.tokenPos === undefined && err.textExpr !== undefined) {
-      // (an error in text the expression expanded to: bash reports that text)
-      err.expr = err.textExpr;
-      err.textToken();
-      if (err.message === 'exponent less than 0' && err.textTokenPos !== undefined) err.token = powErrorToken(err.textExpr.slice(err.textTokenPos));
-      return;
-    }
-    if (err instanceof ArithError && start === undefined && e) [start, end] = arithRange(this.source.src, e) ?? [];
-    if (err instanceof ArithError && start !== undefined && end !== undefined && !err.expr) {
-      const src = this.source.src;
-      // (bash shows the text after its expansions: `$1 / 0` with $1=3 is `3 / 0`)
-      const values = e ? this.arith.wordValues(e) : undefined;
-      const text = (a: number, b: number): string => values?.size ? spliceRange(src, a, b, values) : src.slice(a, b);
-      err.expr = text(start, err.srcEnd ?? end);
-      if (err.srcEnd !== undefined && /[$`]/.test(err.expr)) err.expr = err.numberText;
-      if (rawArith.size && err.expr.includes('__hpA')) err.expr = err.expr.replace(/ ?(__hpA\d+) \n*/g, (m, n: string) => rawArith.get(n) ?? m);
-      if (err.tokenPos !== undefined && err.token === undefined) {
-        err.token = text(err.tokenPos, end).replace(/^\s+/, '');
-        if (err.message === 'exponent less than 0') err.token = powErrorToken(err.token);
-      }
-    }
-  }
-
   // ---- redirections ----------------------------------------------------------------------
   pathBuf(p: string): Buffer { return Buffer.from(path.resolve(this.cwd, p), 'latin1'); }
 
@@ -2765,7 +2616,6 @@ export class Shell {
     }
   }
 
-
   /** An indexed element `[i]=v` of an array literal as one word of its source text. */
   private elemWord(el: ArrayElem): Word | undefined {
     const src = this.source.src, r = arithRange(src, el.Index!), v = el.Value ? wordRange(el.Value) : undefined;
@@ -2880,25 +2730,8 @@ export class Shell {
     return r !== 0 ? r : st;
   }
 
-  async trace(words: string[]): Promise<void> {
-    const utf8 = this.utf8Locale();
-    await this.traceRaw(words.map((w) => traceWord(w, utf8)).join(' '));
-  }
-
-  async traceRaw(line: string): Promise<void> {
-    let ps4 = this.getVar('PS4') ?? '+ ';
-    if (/[$`\\]/.test(ps4)) ps4 = await this.ex.promptString(ps4);
-    const prefix = ps4 ? ps4[0]!.repeat(Math.max(0, this.traceLevel - 1)) + ps4 : '';
-    // (only the command's own line: what the builtin traces as it assigns comes after the redirections)
-    const pre = this.traceStderr;
-    if (pre) { this.traceStderr = undefined; await writeAll(pre, `${prefix}${line}\n`); return; }
-    // (BASH_XTRACEFD names an open fd for the trace; otherwise it goes to stderr)
-    const xfd = this.getVar('BASH_XTRACEFD');
-    const fd = xfd !== undefined && /^[0-9]{1,4}$/.test(xfd) && this.fds.get(Number(xfd)) ? Number(xfd) : 2;
-    await this.writeFd(fd, `${prefix}${line}\n`);
-  }
   /** A declaration's stderr before its own redirections: bash traces it before it applies them. */
-  private traceStderr: OsFd | undefined;
+  traceStderr: OsFd | undefined;
 
   /** Dispatch after expansion: function, builtin, private command, external. */
   async callArgs(args: string[], temp?: Map<string, Var>, opts: { noFunc?: boolean } = {}): Promise<number> {
@@ -3067,6 +2900,20 @@ export class Shell {
     if (script && scriptRunner) return scriptRunner(this, script, args);
     return runExternal(this, found.path!, args);
   }
+
+  // ---- what other parts call: entries into the modules that do the work ------------------
+  lineOf(pos: number): number { return lineOf(this, pos); }
+  setSource(src: string, name: string, file?: string): void { setSource(this, src, name, file); }
+  err(msg: string): Promise<void> { return err(this, msg); }
+  private errLine(msg: string): string { return errLine(this, msg); }
+  errSourceName(): string { return errSourceName(this); }
+  writeFdSync(n: number, data: string, name: string): number | undefined { return writeFdSync(this, n, data, name); }
+  writeFd(n: number, data: string | Buffer): Promise<void> { return writeFd(this, n, data); }
+  arithAst(e: ArithmExpr, start?: number, end?: number): Promise<bigint> { return arithAst(this, e, start, end); }
+  arithSync(e: ArithmExpr, start?: number, end?: number): bigint { return arithSync(this, e, start, end); }
+  private subscriptError(err: unknown, p: ParamExp): void { subscriptError(this, err, p); }
+  trace(words: string[]): Promise<void> { return trace(this, words); }
+  traceRaw(line: string): Promise<void> { return traceRaw(this, line); }
 }
 
 /** Whether a redirection's target is fd 0. */
@@ -3125,12 +2972,6 @@ function lastPos(n: unknown): number {
   return max;
 }
 
-/** An arithmetic error in `((…))`: bash names the command in the message. */
-function arithCmdError(e: unknown): unknown {
-  if (e instanceof ArithError && !e.subscript) e.expr = '((: ' + e.expr.replace(/^[ \t]+/, '');
-  return e;
-}
-
 function onlyArr(v: Var): boolean {
   return v.str === undefined && !v.assoc && !v.exported && !v.readonly && !v.integer && !v.lower && !v.upper && !v.capcase && !v.trace && !v.nameref && !v.local && !v.declOnly;
 }
@@ -3184,12 +3025,6 @@ function assocOrder(m: Map<string, string>): [string, string][] {
   return bucketOrder(m, 1024);
 }
 
-/** Source text of an arithmetic expression node (for associative subscripts like m[1+1]). */
-function arithSource(src: string, e: ArithmExpr): string | undefined {
-  const r = arithRange(src, e);
-  return r ? src.slice(r[0], r[1]) : undefined;
-}
-
 /** The words of an arithmetic expression, in source order. */
 export function arithWords(e: ArithmExpr, out: Word[] = []): Word[] {
   switch (e.type) {
@@ -3198,84 +3033,6 @@ export function arithWords(e: ArithmExpr, out: Word[] = []): Word[] {
     case 'UnaryArithm': case 'ParenArithm': arithWords(e.X, out); break;
   }
   return out;
-}
-
-/**
- * The source of `e` with the words in `values` replaced by their text, when every range is known:
- * an error message's expression (`toClose`: bash's text runs on to the `))`), or an associative
- * array's key written like arithmetic (`A[$i,$j]`, `A[$k+1]`: bash expands it as a string).
- */
-function spliceArith(src: string, e: ArithmExpr, values: Map<Word, string>, toClose = true): string | undefined {
-  const whole = arithRange(src, e);
-  if (!whole) return undefined;
-  if (toClose) while (whole[1] < src.length && ' \t\n'.includes(src[whole[1]]!)) whole[1]++;
-  const cuts: [number, number, string][] = [];
-  for (const [w, v] of values) {
-    const r = arithRange(src, w);
-    if (!r || r[0] < whole[0] || r[1] > whole[1]) return undefined;
-    cuts.push([r[0], r[1], v]);
-  }
-  cuts.sort((a, b) => a[0] - b[0]);
-  let out = '', at = whole[0];
-  for (const [a, b, v] of cuts) {
-    if (a < at) return undefined;
-    out += src.slice(at, a) + v;
-    at = b;
-  }
-  return out + src.slice(at, whole[1]);
-}
-
-/**
- * bash's TIMEFORMAT for `time`: `%[p][l]R`, `U`, `S` (seconds, `p` fraction digits, 3 by default,
- * truncated; `l`: MMmSS.FFs), `%P` (CPU percentage), `%%`. User and system times are not measured (0).
- */
-function timeFormat(f: string, real: number): string {
-  return f.replace(/%(?:([0-9]?)(l?)([RUS])|(P)|%)/g, (m, p: string, l: string, k: string, pc: string) => {
-    if (m === '%%') return '%';
-    if (pc) return real > 0 ? '0.00' : '100.00';
-    const secs = k === 'R' ? real : 0;
-    const digits = p === '' ? 3 : Math.min(Number(p), 3);
-    const ms = Math.floor(secs * 1000);
-    const whole = l ? Math.floor(ms / 1000) % 60 : Math.floor(ms / 1000);
-    const frac = digits ? '.' + String(ms % 1000).padStart(3, '0').slice(0, digits) : '';
-    return l ? `${Math.floor(ms / 60000)}m${whole}${frac}s` : `${whole}${frac}`;
-  });
-}
-
-/** src[a, b) with each word of `values` that lies inside it replaced by its text. */
-function spliceRange(src: string, a: number, b: number, values: Map<Word, string>): string {
-  const cuts: [number, number, string][] = [];
-  for (const [w, v] of values) {
-    const r = arithRange(src, w);
-    if (r && r[0] >= a && r[1] <= b) cuts.push([r[0], r[1], v]);
-  }
-  cuts.sort((x, y) => x[0] - y[0]);
-  let out = '', at = a;
-  for (const [x, y, v] of cuts) {
-    if (x < at) continue;
-    out += src.slice(at, x) + v;
-    at = y;
-  }
-  return out + src.slice(at, b);
-}
-
-/** Source range of an arithmetic expression node, when it can be determined. */
-function arithRange(src: string, e: ArithmExpr): [number, number] | undefined {
-  const range = (n: ArithmExpr): [number, number] | undefined => {
-    switch (n.type) {
-      case 'Word': {
-        const t = wordSource(src, n);
-        if (t === undefined) return undefined;
-        const f = n.Parts[0]!;
-        const a = f.type === 'Lit' ? f.ValuePos : f.type === 'ParamExp' ? f.Dollar : (f as { Left?: number }).Left;
-        return a === undefined ? undefined : [a, a + t.length];
-      }
-      case 'BinaryArithm': { const x = range(n.X), y = range(n.Y); return x && y ? [x[0], y[1]] : undefined; }
-      case 'UnaryArithm': { const x = range(n.X); if (!x) return undefined; return n.Post ? [x[0], n.OpPos + 2] : [n.OpPos, x[1]]; }
-      case 'ParenArithm': { const p = n as unknown as { Lparen: number; Rparen: number }; return [p.Lparen, p.Rparen + 1]; }
-    }
-  };
-  return range(e);
 }
 
 /** bash's sh_single_quote, as xtrace shows a declaration's array values. */
