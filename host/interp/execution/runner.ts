@@ -2,18 +2,16 @@
 // statements and commands. Expansion lives in expand.ts, builtins in builtins.ts, external
 // processes in exec.ts, private commands in registry.ts.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import {
   Tok, type ArithmExpr, type ArrayElem, type ArrayExpr, type Assign, type BinaryCmd, type CallExpr, type CaseClause, type Command, type DeclClause, type File, type ForClause, type IfClause,
-  type CoprocClause, type ExtGlob, type ParamExp, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
+  type ExtGlob, type ParamExp, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
 } from '../syntax/ast.ts';
 import { Arith, ArithError, hardArith } from '../words/arith.ts';
 import { Expander, braceExpand, scalarValue } from '../words/expand.ts';
 import { ansiC, assocKeyNeedsQuotes, dquote, shellQuote, singleQuote, traceWord } from '../words/quoting.ts';
 import { charUnits, hasHighBytes, hasUtf8Codeset, isUtf8LocaleName, localeExists, localeFallbacks, mapCharCase } from '../words/utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
-import { FdTable, OsFd, drainHeld, isSigPipe, makeFifoPath, makePipe, openFile, openPath, readAll, readPath, tryWriteSync, writeAll } from './io.ts';
+import { FdTable, OsFd, drainHeld, isSigPipe, makePipe, tryWriteSync } from './io.ts';
 import { matchExtPattern } from '../words/pattern.ts';
 import { parse, ParseError } from '../syntax/parser.ts';
 import { appendElems, arithTextWord, badAssigns, badFuncNames, declWords, parseScript, rawArith, type DeferredParseError } from '../syntax/reparse.ts';
@@ -27,20 +25,23 @@ import { scriptRunner } from './script-runner.ts';
 import { wordEnd, wordRange, wordSource } from '../syntax/word-range.ts';
 import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from '../private/registry.ts';
 import { evalTest, evalTestTraced, testSyncable } from '../words/conditional.ts';
-import { printCommand, printFunction, stmtLines } from '../syntax/printer.ts';
+import { printCommand, printFunction } from '../syntax/printer.ts';
 import { AliasReader } from '../syntax/alias.ts';
 import { bucketOrder } from './bash-hash-order.ts';
 import type { CommandHash } from './command-hash.ts';
 import type { CompletionSpecs } from '../builtins/completion-specs.ts';
-import { sigKey } from './signals.ts';
-import { endsProcess, virtualPid } from './virtual-pids.ts';
+import { virtualPid } from './virtual-pids.ts';
 import { isName } from '../syntax/names.ts';
-import { isRestricted, redirectError, slashCommandError } from './restricted.ts';
+import { isRestricted, slashCommandError } from './restricted.ts';
 import { HistoryList } from '../syntax/history.ts';
 import { runHistoryLines } from './history-reader.ts';
 import { lineOf, setSource, err, errLine, errSourceName, writeFdSync, writeFd } from './messages.ts';
 import { trace, traceRaw, timeClause } from './tracing.ts';
 import { arithAst, arithSync, subscriptError, arithCmdError, arithSource, spliceArith, arithRange } from './arithmetic.ts';
+import { runExitTrap, runPendingTraps, evalTrap, errTrap, returnTrap, debugTrap } from './traps.ts';
+import { dropCoprocFds, runSubshell, handleTopError, cmdSubst, procSubst, releaseProcSubst, subshell } from './subshells.ts';
+import { pathBuf, openBuf, withRedirs, applyRedirs, redirectsStdin } from './redirections.ts';
+import { background, coproc, signalEnds, cleanupDeadJobs, waitAll, loneJobs, settleLoneJobs } from './jobs.ts';
 
 /**
  * `signal`: the job was killed by this signal; `notified`: bash's status message was shown.
@@ -58,16 +59,6 @@ export interface SourceInfo {
   shifts?: Array<[number, number]>;
 }
 
-let jobSeq = 0;
-/**
- * Background jobs that are a lone builtin wait for the shell to go on (as a forked child usually
- * lets its parent's next builtin run first) but finish before any external command starts, as
- * bash's child does while the parent forks and execs (`echo x > f & cat f`).
- */
-const loneJobs = new Set<{ start: () => void; done: Promise<number> }>();
-export async function settleLoneJobs(): Promise<void> {
-  for (const p of [...loneJobs]) { loneJobs.delete(p); p.start(); await p.done.catch(() => 0); }
-}
 /** Number of signals with a trap that the CLI catches (see cli.ts). */
 export const signalListeners = { count: 0 };
 
@@ -902,55 +893,6 @@ export class Shell {
     return s;
   }
 
-  /**
-   * bash closes the coprocess's fds in a subshell (`( )`, an async command, a pipeline stage) of
-   * the shell that started it, so a job there cannot hold its stdin open; not in command or
-   * process substitutions or another coprocess, which also forget it (their subshells keep them).
-   */
-  dropCoprocFds(s: Shell): Shell {
-    if (this.coprocFds) for (const [n, f] of this.coprocFds) if (s.fds.get(n) === f) s.fds.set(n, undefined);
-    return s;
-  }
-
-  async runSubshell(fn: (s: Shell) => number | Promise<number>, sub?: Shell): Promise<number> {
-    const s = sub ?? this.clone();
-    let st: number;
-    try {
-      st = await fn(s);
-    } catch (e) {
-      st = s.handleTopError(e);
-    }
-    st = await s.runExitTrap(st);
-    s.fds.releaseAll();
-    return st;
-  }
-
-  handleTopError(e: unknown): number {
-    if (e instanceof ExitSignal || e instanceof DiscardSignal) return e.status;
-    if (e instanceof ReturnSignal) return e.status;
-    if (e instanceof LoopSignal) return this.status;
-    if (isSigPipe(e)) return 141;
-    if (e instanceof ShellError) {
-      // message already printed by the statement runner
-      return e.status;
-    }
-    throw e;
-  }
-
-  async runExitTrap(st: number): Promise<number> {
-    const t = this.traps.get('EXIT');
-    if (t === undefined) return st;
-    this.traps.delete('EXIT');
-    this.status = st;
-    this.trapDepth++;
-    try {
-      await this.evalString(t, 'trap'); // bash: $LINENO counts from 1 in the EXIT trap
-    } catch (e) {
-      if (e instanceof ExitSignal) return e.status;
-    } finally { this.trapDepth--; }
-    return st;
-  }
-
   // ---- top level -------------------------------------------------------------------------
   async runFile(f: File, syntaxErr?: DeferredParseError, warning?: { line: number; at: number; message: string }): Promise<number> {
     let st = 0;
@@ -972,13 +914,13 @@ export class Shell {
         st = syntaxErr.cond && !this.opts.errexit ? this.status : syntaxErr.status ?? (syntaxErr.inCommandSubst && this.cMode ? 127 : 2);
       }
     } catch (e) {
-      st = this.handleTopError(e);
+      st = handleTopError(this, e);
     }
     if (this.pendingSigs.length > 0) {
       this.status = st;
-      try { await this.runPendingTraps(); } catch (e) { st = this.handleTopError(e); }
+      try { await runPendingTraps(this); } catch (e) { st = handleTopError(this, e); }
     }
-    st = await this.runExitTrap(st);
+    st = await runExitTrap(this, st);
     // the shell's own fds above 2 close as it exits (a coprocess reading one ends, as with bash),
     // before the wait for the jobs that run in this process
     const high = [...this.fds.map.entries()].filter(([n]) => n > 2);
@@ -1001,22 +943,11 @@ export class Shell {
   /** In the subshell of a `( … )`: the parent's text and line for it (a signal report names them). */
   ownCmd: { stmt: Stmt; src: string; line: number } | undefined;
   /** The `( … )` statement about to run (its text for ownCmd; $BASH_COMMAND names it only while ERR is trapped). */
-  private subshellStmt: Stmt | undefined;
+  subshellStmt: Stmt | undefined;
   /** Trapped signals that arrived while a command ran (set by the CLI's handlers). */
   pendingSigs: string[] = [];
   /** How many signals the CLI catches for traps (shared by subshells). */
   get signalTraps(): number { return signalListeners.count; }
-
-  /** Runs the traps of pending signals, before the next command as bash does; $? is preserved. */
-  async runPendingTraps(): Promise<void> {
-    while (this.pendingSigs.length > 0) {
-      const t = this.traps.get(this.pendingSigs.shift()!);
-      if (!t) continue;
-      const saved = this.status;
-      this.trapDepth++;
-      try { await this.evalTrap(t); } finally { this.trapDepth--; this.status = saved; }
-    }
-  }
 
   /**
    * Runs statements the way bash reads a script: one top-level line at a time, so a
@@ -1217,24 +1148,6 @@ export class Shell {
     const src = this.source.src;
     for (let i = a.Semicolon; i < b.Position && i < src.length; i++) if (src.charCodeAt(i) === 10) return false;
     return true;
-  }
-
-  /**
-   * bash's cleanup_dead_jobs, after the shell waited for a foreground command: finished jobs
-   * leave the job table (until then `jobs` lists them as Done, and their numbers stay taken).
-   */
-  cleanupDeadJobs(): void {
-    for (let i = 0; i < this.jobs.length; i++) { const j = this.jobs[i]!; if (j.status !== undefined) j.num = undefined; }
-  }
-
-  async waitAll(): Promise<void> {
-    for (const j of this.jobs) await j.done.catch(() => undefined);
-  }
-
-  /** A trap other than EXIT: like `eval`, bash traces its commands one level deeper. */
-  async evalTrap(t: string, line?: number): Promise<number> {
-    this.traceLevel++;
-    try { return await this.evalString(t, 'trap', line); } finally { this.traceLevel--; }
   }
 
   /** `line`: the script line the string counts its lines from (eval, traps). */
@@ -1477,11 +1390,11 @@ export class Shell {
   async stmt(st: Stmt): Promise<number> {
     if (this.cancelStatus.value !== 0) throw new ExitSignal(this.cancelStatus.value);
     if (this.jobKill.sig !== 0) throw new ExitSignal(128 + this.jobKill.sig);
-    if (this.pendingSigs.length > 0) await this.runPendingTraps();
+    if (this.pendingSigs.length > 0) await runPendingTraps(this);
     this.curPos = commandPos(st);
     const cmdPos = this.curPos;
     if (st.Background) {
-      await this.background(st);
+      await background(this, st);
       this.status = 0;
       return 0;
     }
@@ -1489,7 +1402,7 @@ export class Shell {
       // (a command of redirections only is a simple command for bash; the empty one a bare `!`
       // makes has no text: $BASH_COMMAND keeps the previous command)
       if (this.trapDepth === 0 && (st.Cmd || st.Redirs.length)) { this.curCmd = st; this.curCmdSrc = this.source.src; }
-      if (this.traps.has('DEBUG')) await this.debugTrap();
+      if (this.traps.has('DEBUG')) await debugTrap(this);
     } else if (st.Cmd?.type === 'Subshell') { this.subshellCommand(st); this.subshellStmt = st; }
     let status: number;
     // (bash ignores failures under `!` only when errexit is on as it starts: else a `set -e`
@@ -1527,13 +1440,13 @@ export class Shell {
       }
     } finally {
       if (negIgnore) this.noErrexit--;
-      this.releaseProcSubst(psf);
+      releaseProcSubst(this, psf);
     }
     if (st.Cmd && st.Cmd.type !== 'BinaryCmd' && errexitApplies(st.Cmd)) this.setPipestatus(status);
     if (st.Negated) status = status === 0 ? 1 : 0;
     this.status = status;
     if (status !== 0 && !st.Negated && this.noErrexit === 0 && st.Cmd && (errexitApplies(st.Cmd) || this.redirFailed === st)) {
-      if (st !== this.noErrTrap) await this.errTrap(cmdPos);
+      if (st !== this.noErrTrap) await errTrap(this, cmdPos);
       if (this.opts.errexit) throw new ExitSignal(status);
     }
     return status;
@@ -1544,35 +1457,8 @@ export class Shell {
     if (this.trapDepth === 0 && this.traps.has('ERR')) { this.curCmd = st; this.curCmdSrc = this.source.src; }
   }
 
-  /** Runs the ERR trap; `pos`: the failed command ($LINENO in the trap is its line). */
-  async errTrap(pos?: number): Promise<void> {
-    const t = this.traps.get('ERR');
-    if (t === undefined || this.inErrTrap) return;
-    this.inErrTrap = true;
-    const saved = this.status;
-    const savedPos = this.curPos;
-    if (pos !== undefined) this.curPos = pos;
-    this.trapDepth++;
-    const ps = this.pipestatusNow();
-    try { await this.evalTrap(t, this.lineOf(this.curPos)); } finally { this.inErrTrap = false; this.status = saved; this.curPos = savedPos; this.trapDepth--; this.setPipestatus(ps); }
-  }
   inErrTrap = false;
 
-  /** PIPESTATUS's values now: bash keeps them across the ERR and DEBUG traps. */
-  private pipestatusNow(): number[] {
-    const v = this.scopes[0]!.get('PIPESTATUS');
-    return v?.arr ? [...v.arr.values()].map(Number) : [this.status];
-  }
-
-  /** Runs the RETURN trap (end of a function or a sourced file); $? is preserved. */
-  async returnTrap(): Promise<void> {
-    const t = this.traps.get('RETURN');
-    if (t === undefined || this.inReturnTrap) return;
-    this.inReturnTrap = true;
-    const saved = this.status;
-    this.trapDepth++;
-    try { await this.evalTrap(t, this.lineOf(this.curPos)); } finally { this.inReturnTrap = false; this.status = saved; this.trapDepth--; }
-  }
   inReturnTrap = false;
 
   /**
@@ -1587,17 +1473,6 @@ export class Shell {
     return typeof c === 'string' || !c ? c ?? '' : printCommand(this.curCmdSrc, c);
   }
 
-  /** Runs the DEBUG trap before a simple command, `[[`, `((`; $? is preserved. */
-  async debugTrap(): Promise<void> {
-    const t = this.traps.get('DEBUG');
-    if (t === undefined || this.inDebugTrap) return;
-    this.inDebugTrap = true;
-    const saved = this.status;
-    const savedPos = this.curPos;
-    this.trapDepth++;
-    const ps = this.pipestatusNow();
-    try { await this.evalTrap(t, this.lineOf(this.curPos)); } finally { this.inDebugTrap = false; this.status = saved; this.curPos = savedPos; this.trapDepth--; this.setPipestatus(ps); }
-  }
   inDebugTrap = false;
   /** Traps running: $BASH_COMMAND keeps the command that triggered them. */
   trapDepth = 0;
@@ -1632,7 +1507,7 @@ export class Shell {
 
   private async stmtInner(st: Stmt): Promise<number> {
     if (!st.Cmd) {
-      return this.withRedirs(st.Redirs, async () => 0, true);
+      return withRedirs(this, st.Redirs, async () => 0, true);
     }
     if (st.Redirs.length === 0) return this.cmd(st.Cmd);
     // `exec` with only redirections makes them permanent
@@ -1640,10 +1515,10 @@ export class Shell {
     const a0 = st.Cmd.type === 'CallExpr' && st.Cmd.Args.length <= 2 && dashes(st.Cmd.Args[1]) && st.Cmd.Args[0]?.Parts.length === 1 ? st.Cmd.Args[0]!.Parts[0] : undefined;
     if (a0 && a0.type === 'Lit' && a0.Value === 'exec' && st.Cmd.type === 'CallExpr') {
       if (this.opts.xtrace && st.Cmd.Assigns.length === 0) await this.trace(st.Cmd.Args.length > 1 ? ['exec', '--'] : ['exec']);
-      if (!this.posix) await this.applyRedirs(st.Redirs, this.fds);
+      if (!this.posix) await applyRedirs(this, st.Redirs, this.fds);
       else {
         // (a POSIX special builtin's failed redirection exits the shell)
-        try { await this.applyRedirs(st.Redirs, this.fds); } catch (e) {
+        try { await applyRedirs(this, st.Redirs, this.fds); } catch (e) {
           if (!(e instanceof ShellError)) throw e;
           await this.err(e.message);
           throw new ExitSignal(e.status);
@@ -1661,7 +1536,7 @@ export class Shell {
     const traced = st.Cmd.type === 'DeclClause' && this.opts.xtrace && this.traceStderr === undefined;
     if (traced) this.traceStderr = this.fds.get(2);
     let r: number;
-    try { r = await this.withRedirs(st.Redirs, () => { ran = true; return this.cmd(st.Cmd!); }); } finally { if (inRedir) this.stdinRedirected--; if (traced) this.traceStderr = undefined; }
+    try { r = await withRedirs(this, st.Redirs, () => { ran = true; return this.cmd(st.Cmd!); }); } finally { if (inRedir) this.stdinRedirected--; if (traced) this.traceStderr = undefined; }
     if (!ran && r !== 0) this.redirFailed = st; // a compound command's failed redirection: set -e/ERR apply
     return r;
   }
@@ -1692,97 +1567,6 @@ export class Shell {
     return f;
   }
 
-  async background(st: Stmt, coproc = false): Promise<void> {
-    const sub = coproc ? this.clone() : this.dropCoprocFds(this.clone());
-    sub.inBackground = true;
-    // bash without job control: an async command reads /dev/null, unless its stdin is redirected
-    // (by the command itself, by a compound command around it, or a pipe into its pipeline
-    // stage); an async pipeline keeps the shell's stdin
-    const pipeline = st.Cmd?.type === 'BinaryCmd' && (st.Cmd.Op === Tok.or || st.Cmd.Op === Tok.orAnd);
-    if (this.stdinRedirected === 0 && !pipeline && !st.Redirs.some(redirectsStdin)) sub.fds.set(0, openFile('/dev/null', fs.constants.O_RDONLY));
-    sub.jobKill = { sig: 0 };
-    const inner: Stmt = { ...st, Background: false };
-    if (st.Cmd?.type === 'CallExpr') sub.noErrTrap = inner; // bash execs an async simple command: no ERR trap
-    let spawnedPid = 0;
-    let spawned: (pid: number) => void = () => undefined;
-    const first = new Promise<number>((res) => { spawned = res; });
-    sub.onSpawn = (pid) => { spawnedPid = pid; spawned(pid); sub.onSpawn = undefined; };
-    const job: Job = { id: ++jobSeq, pid: 0, done: Promise.resolve(0) };
-    // a lone builtin (no process to wait for, for `$!`) starts after the shell went on, like a forked child usually does
-    const a0 = inner.Cmd?.type === 'CallExpr' && inner.Cmd.Args[0]?.Parts.length === 1 ? inner.Cmd.Args[0].Parts[0] : undefined;
-    // (it still runs before the shell's next external command: see settleLoneJobs)
-    const lone = a0?.type === 'Lit' && builtins.has(a0.Value) && !this.disabled?.has(a0.Value) && !this.funcs.has(a0.Value) && !getPrivateCommand(a0.Value) && !['eval', 'source', '.', 'command', 'builtin', 'exec', 'trap', 'wait', 'kill', 'jobs', 'fg', 'bg', 'disown', 'read', 'mapfile', 'readarray'].includes(a0.Value);
-    // bash forks once for the job: a simple command is exec'd there (its pid is `$!`); anything
-    // else runs in that subshell, `( list ) &` too (not in a subshell of it)
-    const external = inner.Cmd?.type === 'CallExpr' && inner.Cmd.Args.length > 0 && !lone && !(a0?.type === 'Lit' && (this.funcs.has(a0.Value) || (builtins.has(a0.Value) && !this.disabled?.has(a0.Value))));
-    const list = inner.Cmd?.type === 'Subshell' && inner.Redirs.length === 0 ? inner.Cmd.Stmts : undefined;
-    let pending: { start: () => void; done: Promise<number> } | undefined;
-    const body = lone ? async (s: Shell) => {
-      await new Promise<void>((r) => { pending = { start: r, get done() { return job.done; } }; loneJobs.add(pending); setImmediate(r); });
-      loneJobs.delete(pending!);
-      return s.stmt(inner);
-    } : list ? (s: Shell) => s.stmts(list) : (s: Shell) => s.stmt(inner);
-    let killed: (status: number) => void = () => undefined;
-    const ran = this.runSubshell(body, sub);
-    job.done = Promise.race([ran, new Promise<number>((r) => { killed = r; })])
-      .then((x) => { job.status = x; if (sub.killedBy && x === 128 + sub.killedBy) job.signal = sub.killedBy; return x; });
-    job.done.catch(() => undefined);
-    const pid = lone ? 0 : await Promise.race([first, ran.then(() => 0), new Promise<number>((r) => setTimeout(() => r(0), 30))]);
-    job.pid = external && pid ? pid : sub.bashpid;
-    if (job.pid === sub.bashpid) {
-      // an in-process job (its pid is virtual): a signal ends it like a forked subshell (it stops
-      // before its next statement, its status is 128+n at once; a command it is running goes on,
-      // as bash's children do) unless it traps or ignores the signal
-      job.kill = (sig) => {
-        if (job.status !== undefined) return false;
-        if (external && spawnedPid) { try { process.kill(spawnedPid, sig); } catch { /* gone */ } return true; }
-        if (!sub.signalEnds(sig)) return true;
-        sub.jobKill.sig = sig;
-        sub.killedBy = sig;
-        killed(128 + sig);
-        return true;
-      };
-    }
-    // bash's job number: one more than the highest job still in its table (finished jobs are dropped)
-    job.num = 1 + Math.max(0, ...this.jobs.filter((j) => j.num !== undefined).map((j) => j.num!));
-    job.cmd = this.source.src.slice(st.Position, st.Semicolon).trimEnd();
-    this.jobs.push(job);
-    this.lastBgPid = job.pid;
-  }
-  /** `coproc [NAME] cmd`: a background job whose stdin and stdout are pipes to the shell, at the
-   * fds in NAME[1] and NAME[0] (bash's: the highest free ones below 64, 63 and 60 at first). */
-  async coproc(c: CoprocClause): Promise<number> {
-    const name = c.Name ? await this.ex.literal(c.Name) : 'COPROC';
-    const toCo = makePipe(), fromCo = makePipe();
-    const saved = this.fds, t = saved.clone();
-    t.set(0, toCo.r); t.set(1, fromCo.w);
-    this.fds = t;
-    this.stdinRedirected++; // (its stdin is the pipe, not background()'s /dev/null)
-    try { await this.background({ ...c.Stmt, Background: true }, true); } finally { this.fds = saved; t.releaseAll(); this.stdinRedirected--; }
-    // bash opens both pipes at high fds, then closes the coprocess's ends (the 2nd and 3rd)
-    const free: number[] = [];
-    for (let n = 63; n > 2 && free.length < 4; n--) if (!this.fds.get(n)) free.push(n);
-    const rfd = free[0] ?? 63, wfd = free[3] ?? 60;
-    this.fds.set(rfd, fromCo.r);
-    this.fds.set(wfd, toCo.w);
-    this.unsetVar(name);
-    this.setElem(name, '0', String(rfd));
-    this.setElem(name, '1', String(wfd));
-    this.setVar(`${name}_PID`, String(this.lastBgPid));
-    this.coprocFds = new Map([[rfd, fromCo.r], [wfd, toCo.w]]);
-    return 0;
-  }
-
-  /**
-   * A signal sent to this in-process shell (a job or subshell, whose pid is virtual): a trapped
-   * one runs its trap before the next statement, an ignored or non-terminating one does nothing;
-   * true when it ends the shell instead.
-   */
-  signalEnds(sig: number): boolean {
-    const trap = this.traps.get(sigKey(sig));
-    if (trap !== undefined) { if (trap !== '') this.pendingSigs.push(sigKey(sig)); return false; }
-    return endsProcess(sig);
-  }
   onSpawn: ((pid: number) => void) | undefined;
   /** No status message for a command killed by a signal (command substitutions, non-last pipeline stages). */
   quietSignals = false;
@@ -1793,14 +1577,7 @@ export class Shell {
     switch (c.type) {
       case 'CallExpr': return this.call(c);
       case 'Block': return this.stmts(c.Stmts);
-      case 'Subshell': {
-        // (a pipeline stage that is a `( … )` is that subshell itself: no second level)
-        if (this.stageSubshell === c) { this.stageSubshell = undefined; return this.stmts(c.Stmts); }
-        const sub = this.dropCoprocFds(this.clone());
-        // (a `( … )` that kills itself is reported by the parent, as this command at its line)
-        if (this.subshellStmt?.Cmd === c) sub.ownCmd = { stmt: this.subshellStmt, src: this.source.src, line: this.lineOf(this.curPos) };
-        const r = await this.runSubshell((s) => s.stmts(c.Stmts), sub); this.cleanupDeadJobs(); return r;
-      }
+      case 'Subshell': return subshell(this, c);
       case 'BinaryCmd': {
         return c.Op === Tok.andAnd || c.Op === Tok.orOr ? this.andOr(c) : this.pipeline(c);
       }
@@ -1891,7 +1668,7 @@ export class Shell {
       }
       case 'DeclClause': return this.declClause(c);
       case 'TimeClause': return timeClause(this, c);
-      case 'CoprocClause': return this.coproc(c);
+      case 'CoprocClause': return coproc(this, c);
       case 'TestDecl':
         return 0;
     }
@@ -1908,7 +1685,7 @@ export class Shell {
     this.curPos = pos; // ($LINENO in a loop head is the head's line)
     if (!this.traps.has('DEBUG')) return;
     if (text && this.trapDepth === 0) this.curCmd = text();
-    await this.debugTrap();
+    await debugTrap(this);
   }
 
   private async forClause(c: ForClause): Promise<number> {
@@ -2113,13 +1890,13 @@ export class Shell {
       if (sst.Cmd && !simpleCmd.has(sst.Cmd.type)) continue;
       this.curCmd = sst; this.curCmdSrc = this.source.src;
       this.curPos = sst.Position;
-      if (this.traps.has('DEBUG')) await this.debugTrap();
+      if (this.traps.has('DEBUG')) await debugTrap(this);
     }
     const pipes = [];
     for (let i = 0; i < n - 1; i++) pipes.push(makePipe());
     const subs: Shell[] = [];
     for (let i = 0; i < n; i++) {
-      const s = this.dropCoprocFds(this.clone());
+      const s = dropCoprocFds(this, this.clone());
       if (i > 0) { s.fds.set(0, pipes[i - 1]!.r); s.stdinRedirected++; }
       const sst = stages[i]!.st;
       if (i > 0 && sst.Cmd?.type === 'WhileClause' && sst.Redirs.length === 0 && !sst.Background && !(i === n - 1 && this.shopt.has('lastpipe'))) s.stageStdin = pipes[i - 1]!.r;
@@ -2138,14 +1915,14 @@ export class Shell {
     if (this.shopt.has('lastpipe')) {
       // the last stage runs in the current shell
       const last = subs[n - 1]!;
-      const others = stages.slice(0, -1).map((stg, i) => this.runSubshell((s) => s.stmt(stg.st), subs[i]!));
+      const others = stages.slice(0, -1).map((stg, i) => runSubshell(this, (s) => s.stmt(stg.st), subs[i]!));
       const saved = this.fds;
       this.fds = last.fds;
       let lastSt: number;
       try { lastSt = await this.stmt(stages[n - 1]!.st); } finally { this.fds = saved; last.fds.releaseAll(); }
       results = [...(await Promise.all(others)), lastSt];
     } else {
-      results = await Promise.all(stages.map((stg, i) => this.runSubshell((s) => s.stmt(stg.st), subs[i]!)));
+      results = await Promise.all(stages.map((stg, i) => runSubshell(this, (s) => s.stmt(stg.st), subs[i]!)));
     }
     this.setPipestatus(results);
     this.cleanupDeadJobs();
@@ -2154,7 +1931,7 @@ export class Shell {
       // bash waits for a last stage that is a `( … )` as for one outside a pipeline: its failure
       // runs the ERR trap, and exits under errexit, before the pipeline's own status is looked at
       this.status = results[n - 1]!;
-      await this.errTrap(lastSt.Position);
+      await errTrap(this, lastSt.Position);
       if (this.opts.errexit) throw new ExitSignal(results[n - 1]!);
     }
     let st = results[n - 1]!;
@@ -2179,272 +1956,11 @@ export class Shell {
   private pipestatusVar: Var | undefined;
 
   // ---- substitutions ---------------------------------------------------------------------
-  async cmdSubst(stmts: Stmt[], right?: number, inHeredoc = false): Promise<string> {
-    // $(< file)
-    if (stmts.length === 1 && stmts[0]!.Cmd === null && stmts[0]!.Redirs.length === 1 && stmts[0]!.Redirs[0]!.Op === Tok.rdrIn) {
-      const p = await this.ex.literal(stmts[0]!.Redirs[0]!.Word);
-      let text: string;
-      try { text = (await readPath(this.openBuf(p))).toString('latin1'); } catch (e: any) {
-        if (e?.code === 'EISDIR') { this.status = this.lastSubstStatus = 0; return ''; } // (opens; reading fails quietly)
-        await this.err(`${p}: ${errnoMsg(e)}`);
-        this.status = this.lastSubstStatus = 1;
-        return '';
-      }
-      this.status = this.lastSubstStatus = 0;
-      if (text.includes('\0')) {
-        text = text.replace(/\0/g, '');
-        await this.err('warning: command substitution: ignored null byte in input').catch(() => undefined);
-      }
-      return text.replace(/\n+$/, '');
-    }
-    const p = makePipe();
-    const sub = this.clone();
-    if (!this.posix && !this.shopt.has('inherit_errexit')) sub.opts.errexit = false;
-    sub.traceLevel++;
-    sub.quietSignals = true;
-    sub.fds.set(1, p.w);
-    p.w.retain(); p.w.release();
-    p.r.retain();
-    // (a `$( )` spanning lines or holding compound commands: bash's line numbers, see SourceInfo)
-    if (right !== undefined && stmts.length && this.source.src.charCodeAt(right) === 41) {
-      // (in a here-document bash parses the text as it expands the body: lines from the command's)
-      const lo = stmts[0]!.Position;
-      if (inHeredoc) sub.source = { ...this.source, comsub: { lo, hi: right, base: this.lineOf(this.curPos), at: stmts.map((s) => [s.Position, this.lineOf(s.Position) - this.lineOf(lo)]) } };
-      else if (stmts.length > 1 || (stmts[0]!.Cmd && stmts[0]!.Cmd.type !== 'CallExpr') || this.source.src.slice(lo, right).includes('\n')) {
-        sub.source = { ...this.source, comsub: { lo, hi: right, base: this.lineOf(right), at: stmtLines(this.source.src, stmts) } };
-      }
-    }
-    const reading = readAll(p.r);
-    const st = await this.runSubshell((s) => s.stmts(stmts), sub);
-    let out = (await reading).toString('latin1');
-    p.r.release();
-    this.cleanupDeadJobs();
-    this.status = st;
-    this.lastSubstStatus = st;
-    if (out.includes('\0')) {
-      // like bash: variables are C strings
-      out = out.replace(/\0/g, '');
-      await this.err('warning: command substitution: ignored null byte in input').catch(() => undefined);
-    }
-    return out.replace(/\n+$/, '');
-  }
   lastSubstStatus: number | undefined;
 
-  /** `<(<file)`: like `$(<file)`, the file's contents (bash does this for process substitution too). */
-  async catFile(w: Word): Promise<number> {
-    const p = await this.ex.literal(w);
-    let data: Buffer;
-    try { data = await readPath(this.openBuf(p)); } catch (e: any) {
-      await this.err(`${p}: ${errnoMsg(e)}`);
-      return 1;
-    }
-    await this.writeFd(1, data);
-    return 0;
-  }
-
-  /**
-   * `<(cmd)` / `>(cmd)`: a named FIFO (Node cannot make anonymous pipes, and a reopened
-   * unlinked FIFO would block once its writer is gone). The subshell opens its end
-   * asynchronously, so it cannot finish before the consumer opened the path; when the
-   * statement ends, an end nobody opened is unblocked and the FIFO is unlinked.
-   */
-  async procSubst(p: ProcSubst): Promise<string> {
-    const fifo = makeFifoPath();
-    const out = p.Op === Tok.cmdOut;
-    const sub = this.clone();
-    sub.quietSignals = true;
-    let opened = false;
-    // (the cleanup's end of a FIFO nobody opened, held until the subshell's open is through)
-    let partner: number | undefined;
-    const done = new Promise<number>((resolve) => {
-      fs.open(fifo, out ? 'r' : 'w', (err, fd) => {
-        opened = true;
-        if (partner !== undefined) { try { fs.closeSync(partner); } catch { /* */ } partner = undefined; }
-        if (err) { resolve(1); return; }
-        sub.fds.set(out ? 0 : 1, new OsFd(fd, undefined, true, 'procsubst'));
-        resolve(this.runSubshell((s) => (!out && isFileRead(p.Stmts) ? s.catFile(p.Stmts[0]!.Redirs[0]!.Word!) : s.stmts(p.Stmts)), sub));
-      });
-    });
-    const job: Job = { id: ++jobSeq, pid: virtualPid(), done, procsub: true };
-    this.jobs.push(job);
-    this.lastBgPid = job.pid; // bash sets $! to the process substitution (`wait $!` waits for it)
-    this.procSubstCleanups.push(() => {
-      if (!opened) {
-        // nobody opened the other end: the subshell's open, waiting in a libuv thread (or still
-        // queued for one), gets a partner. Both ends at once (O_RDWR never blocks, never fails
-        // for want of a reader), kept until that open returns: a partner closed sooner, or a
-        // writer-only one refused (ENXIO) while the thread had found the FIFO but not yet joined
-        // it as a reader, left it waiting on an unlinked FIFO for ever, and `wait` with it.
-        try { partner = fs.openSync(fifo, fs.constants.O_RDWR | fs.constants.O_NONBLOCK); } catch { /* */ }
-      }
-      try { fs.unlinkSync(fifo); } catch { /* */ }
-    });
-    return fifo;
-  }
   procSubstCleanups: (() => void)[] = [];
 
   // ---- redirections ----------------------------------------------------------------------
-  pathBuf(p: string): Buffer { return Buffer.from(path.resolve(this.cwd, p), 'latin1'); }
-
-  /**
-   * pathBuf for a file to open: /dev/stdin, /dev/stdout, /dev/stderr and /dev/fd/N name this
-   * shell's fds (`t`: the table being redirected), not the process's, which an in-process
-   * subshell or pipeline stage does not share. Opened again through /proc, as bash's are.
-   */
-  openBuf(p: string, t: FdTable = this.fds): Buffer {
-    const m = /^\/dev\/(?:(stdin)|(stdout)|(stderr)|fd\/(\d+))$/.exec(p);
-    if (!m) return this.pathBuf(p);
-    const f = t.get(m[1] ? 0 : m[2] ? 1 : m[3] ? 2 : Number(m[4]));
-    // (never the process's own fd of that number: one of Node's, or another job's)
-    if (!f) throw Object.assign(new Error(`${p}: no such fd`), { code: 'ENOENT' });
-    return Buffer.from(`/proc/self/fd/${f.fd}`);
-  }
-
-  async withRedirs<T extends number>(redirs: Redirect[], fn: () => Promise<T>, noCmd = false): Promise<number> {
-    const saved = this.fds;
-    const t = saved.clone();
-    try {
-      await this.applyRedirs(redirs, t);
-    } catch (e) {
-      t.releaseAll();
-      if (e instanceof ShellError) { await this.err(e.message); return e.status; }
-      throw e;
-    }
-    this.fds = t;
-    const psf = this.procSubstCleanups.length;
-    try {
-      return noCmd ? 0 : await fn();
-    } finally {
-      this.fds = saved;
-      t.releaseAll();
-      this.releaseProcSubst(psf);
-    }
-  }
-
-  /** The variable of a `{var}` redirection: a name, or an array element (`{a[1]}`). */
-  private setFdVar(v: string, n: string): void {
-    const m = /^([^[]+)\[(.*)\]$/.exec(v);
-    if (m) this.setElem(m[1]!, this.resolveVar(m[1]!)?.assoc ? m[2]! : String(hardArith(() => this.arith.evalString(m[2]!))), n);
-    else this.setVar(v, n);
-  }
-  private getFdVar(v: string): string | undefined {
-    const m = /^([^[]+)\[(.*)\]$/.exec(v);
-    if (m) return this.getElem(m[1]!, this.resolveVar(m[1]!)?.assoc ? m[2]! : String(hardArith(() => this.arith.evalString(m[2]!))));
-    return this.getVar(v);
-  }
-
-  releaseProcSubst(from: number): void {
-    while (this.procSubstCleanups.length > from) this.procSubstCleanups.pop()!();
-  }
-
-  async applyRedirs(redirs: Redirect[], t: FdTable): Promise<void> {
-    for (const r of redirs) {
-      this.curPos = r.OpPos;
-      let fdn: number;
-      let varName: string | undefined;
-      if (r.N) {
-        if (/^\{.*\}$/.test(r.N.Value)) varName = r.N.Value.slice(1, -1);
-        fdn = varName ? -1 : Number(r.N.Value);
-      } else {
-        fdn = defaultRedirFd(r.Op);
-      }
-      const alloc = (): number => { let n = 10; while (t.get(n)) n++; return n; };
-      const target = async (): Promise<string> => {
-        const fields = await this.ex.fields([r.Word!]);
-        if (fields.length !== 1) {
-          const w = wordSource(this.source.src, r.Word!) ?? await this.ex.literal(r.Word!);
-          throw new ShellError(`${w}: ambiguous redirect`, 1);
-        }
-        return fields[0]!;
-      };
-      const C = fs.constants;
-      const open = async (flags: number): Promise<OsFd> => {
-        const p = await target();
-        // (restricted: every open for writing, `>&FILE` included, is refused)
-        // (bash names a `{var}>FILE` redirection by its variable here)
-        if ((flags & (C.O_WRONLY | C.O_RDWR)) !== 0) { const re = redirectError(this, varName ?? p); if (re) throw new ShellError(re, 1); }
-        if (this.opts.noclobber && (r.Op === Tok.rdrOut || r.Op === Tok.rdrAll)) {
-          try { if (fs.statSync(this.pathBuf(p)).isFile()) throw new ShellError(`${p}: cannot overwrite existing file`, 1); } catch (e) { if (e instanceof ShellError) throw e; }
-        }
-        this.applyUmask();
-        if (p === '') throw new ShellError(': No such file or directory', 1); // (open(2) of "")
-        try { return await openPath(this.openBuf(p, t), flags); } catch (e: any) {
-          throw new ShellError(`${p}: ${errnoMsg(e)}`, 1);
-        }
-      };
-      const place = (f: OsFd): void => {
-        if (varName) { const n = alloc(); t.set(n, f); this.setFdVar(varName, String(n)); }
-        else t.set(fdn, f);
-      };
-      switch (r.Op) {
-        case Tok.rdrOut: case Tok.clbOut: place(await open(C.O_WRONLY | C.O_CREAT | C.O_TRUNC)); break;
-        case Tok.appOut: place(await open(C.O_WRONLY | C.O_CREAT | C.O_APPEND)); break;
-        case Tok.rdrIn: place(await open(C.O_RDONLY)); break;
-        case Tok.rdrInOut: place(await open(C.O_RDWR | C.O_CREAT)); break;
-        case Tok.rdrAll: case Tok.appAll: {
-          const f = await open(C.O_WRONLY | C.O_CREAT | (r.Op === Tok.appAll ? C.O_APPEND : C.O_TRUNC));
-          t.set(1, f); t.set(2, f);
-          break;
-        }
-        case Tok.dplIn: case Tok.dplOut: {
-          const w = await target(); // (globbed and split like a file name: one word or an ambiguous redirect)
-          if (w === '-') { if (varName) { const n = Number(this.getFdVar(varName)); t.set(n, undefined); } else t.set(fdn, undefined); break; }
-          const m = /^(\d+)(-?)$/.exec(w);
-          if (!m) {
-            if (r.Op === Tok.dplOut && (!r.N || r.N.Value === '1')) { // (`>&FILE` and `1>&FILE`: stdout and stderr)
-              const f = await open(C.O_WRONLY | C.O_CREAT | C.O_TRUNC);
-              t.set(1, f); t.set(2, f);
-              break;
-            }
-            throw new ShellError(`${w}: ambiguous redirect`, 1);
-          }
-          const src = t.get(Number(m[1]));
-          if (!src) {
-            // (bash's redirection_error guesses which fd is bad: the target of a literal `<&5`
-            // or `5-`; for an expanded word, the word as written when it is dup'd onto the
-            // default fd, else the fd being set)
-            const p0 = r.Word!.Parts[0];
-            const lit = r.Word!.Parts.length === 1 && p0?.type === 'Lit' && /^\d+-?$/.test(p0.Value);
-            const which = lit || varName ? m[1]! : !m[2] && fdn === defaultRedirFd(r.Op) ? (wordSource(this.source.src, r.Word!) ?? m[1]!) : String(fdn);
-            throw new ShellError(`${which}: Bad file descriptor`, 1);
-          }
-          place(src);
-          if (m[2]) t.set(Number(m[1]), undefined);
-          break;
-        }
-        case Tok.hdoc: case Tok.dashHdoc: case Tok.wordHdoc: {
-          let body: string;
-          if (r.Op === Tok.wordHdoc) body = (await this.ex.literal(r.Word)) + '\n';
-          else {
-            const quoted = r.Word!.Parts.some((p) => p.type !== 'Lit') || r.Word!.Parts.some((p) => p.type === 'Lit' && p.Value.includes('\\'));
-            if (quoted) body = r.Hdoc ? r.Hdoc.Parts.map((p) => (p.type === 'Lit' ? p.Value : '')).join('') : '';
-            else body = await this.ex.heredoc(r.Hdoc);
-            if (r.Op === Tok.dashHdoc) body = body.replace(/^\t+/gm, '');
-          }
-          place(await this.hereDocFd(body));
-          break;
-        }
-        default:
-          throw new ShellError('unsupported redirection', 2);
-      }
-    }
-  }
-
-  async hereDocFd(body: string): Promise<OsFd> {
-    const buf = Buffer.from(body, 'latin1');
-    if (buf.length < 60000) {
-      const p = makePipe();
-      p.w.retain();
-      await writeAll(p.w, buf);
-      p.w.release();
-      return p.r;
-    }
-    const tmp = path.join(os.tmpdir(), `hpatch-hdoc-${process.pid}-${++jobSeq}`);
-    fs.writeFileSync(tmp, buf, { mode: 0o600 });
-    const f = openFile(tmp, fs.constants.O_RDONLY);
-    fs.unlinkSync(tmp);
-    return f;
-  }
 
   // ---- simple commands -------------------------------------------------------------------
   async assignValue(a: Assign): Promise<void> {
@@ -2714,10 +2230,10 @@ export class Shell {
     if (!redirs.length) return run();
     // (restricted: a disk command named with a `/` fails before its redirections are made)
     if (isRestricted(this) && args[0]!.includes('/') && !this.funcs.has(args[0]!) && !builtins.has(args[0]!)) return this.callArgs(args);
-    if (!(isSpecial && this.posix)) return this.withRedirs(redirs, run);
+    if (!(isSpecial && this.posix)) return withRedirs(this, redirs, run);
     // (a POSIX special builtin's failed redirection exits the shell)
     let ran = false;
-    const r = await this.withRedirs(redirs, () => { ran = true; return run(); });
+    const r = await withRedirs(this, redirs, () => { ran = true; return run(); });
     if (!ran) throw new ExitSignal(r);
     return r;
   }
@@ -2726,7 +2242,7 @@ export class Shell {
   private async assignOnlyRedirs(redirs: Redirect[]): Promise<number> {
     const st = this.lastSubstStatus ?? 0;
     if (redirs.length === 0) return st;
-    const r = await this.withRedirs(redirs, async () => 0, true);
+    const r = await withRedirs(this, redirs, async () => 0, true);
     return r !== 0 ? r : st;
   }
 
@@ -2883,9 +2399,9 @@ export class Shell {
     const cnf = found.error === 'command not found' && !name.includes('/') && !this.inCnfHandle ? this.funcs.get('command_not_found_handle') : undefined;
     if (cnf) {
       // (bash runs the handler in a separate environment, with the command and its arguments)
-      const sub = this.dropCoprocFds(this.clone());
+      const sub = dropCoprocFds(this, this.clone());
       sub.inCnfHandle = true;
-      return this.runSubshell(async (sh) => sh.callFunc('command_not_found_handle', cnf, args), sub);
+      return runSubshell(this, async (sh) => sh.callFunc('command_not_found_handle', cnf, args), sub);
     }
     if (found.error) {
       // a remembered file that vanished fails in bash's forked child, whose message has no line
@@ -2909,21 +2425,20 @@ export class Shell {
   errSourceName(): string { return errSourceName(this); }
   writeFdSync(n: number, data: string, name: string): number | undefined { return writeFdSync(this, n, data, name); }
   writeFd(n: number, data: string | Buffer): Promise<void> { return writeFd(this, n, data); }
+  evalTrap(t: string, line?: number): Promise<number> { return evalTrap(this, t, line); }
+  returnTrap(): Promise<void> { return returnTrap(this); }
+  cmdSubst(stmts: Stmt[], right?: number, inHeredoc?: boolean): Promise<string> { return cmdSubst(this, stmts, right, inHeredoc); }
+  procSubst(p: ProcSubst): Promise<string> { return procSubst(this, p); }
+  signalEnds(sig: number): boolean { return signalEnds(this, sig); }
+  cleanupDeadJobs(): void { cleanupDeadJobs(this); }
+  waitAll(): Promise<void> { return waitAll(this); }
+  pathBuf(p: string): Buffer { return pathBuf(this, p); }
+  openBuf(p: string, t?: FdTable): Buffer { return openBuf(this, p, t); }
   arithAst(e: ArithmExpr, start?: number, end?: number): Promise<bigint> { return arithAst(this, e, start, end); }
   arithSync(e: ArithmExpr, start?: number, end?: number): bigint { return arithSync(this, e, start, end); }
   private subscriptError(err: unknown, p: ParamExp): void { subscriptError(this, err, p); }
   trace(words: string[]): Promise<void> { return trace(this, words); }
   traceRaw(line: string): Promise<void> { return traceRaw(this, line); }
-}
-
-/** Whether a redirection's target is fd 0. */
-function redirectsStdin(r: Redirect): boolean {
-  return r.N ? r.N.Value === '0' : defaultRedirFd(r.Op) === 0;
-}
-
-/** The fd a redirection without a number applies to: 0 for input ones, else 1. */
-function defaultRedirFd(op: number): number {
-  return op === Tok.rdrIn || op === Tok.rdrInOut || op === Tok.dplIn || op === Tok.hdoc || op === Tok.dashHdoc || op === Tok.wordHdoc ? 0 : 1;
 }
 
 /** A variable with a value array and no other value or attribute. */
@@ -3088,11 +2603,6 @@ function findCommandPos(st: Stmt): number {
   }
   if (c?.type === 'ArithmCmd' && c.Right > st.Position) return c.Right;
   return st.Position;
-}
-
-/** `< file` alone (the `$(<file)` idiom). */
-function isFileRead(stmts: Stmt[]): boolean {
-  return stmts.length === 1 && stmts[0]!.Cmd === null && stmts[0]!.Redirs.length === 1 && stmts[0]!.Redirs[0]!.Op === Tok.rdrIn;
 }
 
 function errexitApplies(c: Command): boolean {
