@@ -4,17 +4,17 @@
 import * as fs from 'node:fs';
 import {
   Tok, type ArithmExpr, type ArrayElem, type ArrayExpr, type Assign, type BinaryCmd, type CallExpr, type CaseClause, type Command, type DeclClause, type File, type ForClause, type IfClause,
-  type ExtGlob, type ParamExp, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
+  type ParamExp, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
 } from '../syntax/ast.ts';
 import { Arith, ArithError, hardArith } from '../words/arith.ts';
 import { Expander, braceExpand, scalarValue } from '../words/expand.ts';
 import { ansiC, assocKeyNeedsQuotes, dquote, shellQuote, singleQuote, traceWord } from '../words/quoting.ts';
 import { charUnits, hasHighBytes, hasUtf8Codeset, isUtf8LocaleName, localeExists, localeFallbacks, mapCharCase } from '../words/utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
-import { FdTable, OsFd, drainHeld, isSigPipe, makePipe, tryWriteSync } from './io.ts';
+import { FdTable, OsFd, isSigPipe, makePipe, tryWriteSync } from './io.ts';
 import { matchExtPattern } from '../words/pattern.ts';
-import { parse, ParseError } from '../syntax/parser.ts';
-import { appendElems, arithTextWord, badAssigns, badFuncNames, declWords, parseScript, rawArith, type DeferredParseError } from '../syntax/reparse.ts';
+import { parse } from '../syntax/parser.ts';
+import { appendElems, arithTextWord, badAssigns, badFuncNames, declWords, rawArith, type DeferredParseError } from '../syntax/reparse.ts';
 import { builtins, specialBuiltins, syncBuiltins, declClause, declare, declLastArg, localSync, readLine, shellOptsString, wordOfText, type DeclItem } from '../builtins/builtins.ts';
 import { runExternal, lookPath, noShebangScript } from './external.ts';
 import { fromBytes } from './byte-strings.ts';
@@ -26,7 +26,6 @@ import { wordEnd, wordRange, wordSource } from '../syntax/word-range.ts';
 import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from '../private/registry.ts';
 import { evalTest, evalTestTraced, testSyncable } from '../words/conditional.ts';
 import { printCommand, printFunction } from '../syntax/printer.ts';
-import { AliasReader } from '../syntax/alias.ts';
 import { bucketOrder } from './bash-hash-order.ts';
 import type { CommandHash } from './command-hash.ts';
 import type { CompletionSpecs } from '../builtins/completion-specs.ts';
@@ -34,14 +33,14 @@ import { virtualPid } from './virtual-pids.ts';
 import { isName } from '../syntax/names.ts';
 import { isRestricted, slashCommandError } from './restricted.ts';
 import { HistoryList } from '../syntax/history.ts';
-import { runHistoryLines } from './history-reader.ts';
 import { lineOf, setSource, err, errLine, errSourceName, writeFdSync, writeFd } from './messages.ts';
 import { trace, traceRaw, timeClause } from './tracing.ts';
 import { arithAst, arithSync, subscriptError, arithCmdError, arithSource, spliceArith, arithRange } from './arithmetic.ts';
-import { runExitTrap, runPendingTraps, evalTrap, errTrap, returnTrap, debugTrap } from './traps.ts';
-import { dropCoprocFds, runSubshell, handleTopError, cmdSubst, procSubst, releaseProcSubst, subshell } from './subshells.ts';
+import { runPendingTraps, evalTrap, errTrap, returnTrap, debugTrap } from './traps.ts';
+import { dropCoprocFds, runSubshell, cmdSubst, procSubst, releaseProcSubst, subshell } from './subshells.ts';
 import { pathBuf, openBuf, withRedirs, applyRedirs, redirectsStdin } from './redirections.ts';
 import { background, coproc, signalEnds, cleanupDeadJobs, waitAll, loneJobs, settleLoneJobs } from './jobs.ts';
+import { runFile, topLevel, evalString, syntaxError } from './top-level.ts';
 
 /**
  * `signal`: the job was killed by this signal; `notified`: bash's status message was shown.
@@ -61,25 +60,6 @@ export interface SourceInfo {
 
 /** Number of signals with a trap that the CLI catches (see cli.ts). */
 export const signalListeners = { count: 0 };
-
-/** Offset of the first extglob group in these statements outside `[[ ]]` (bash parses those as if extglob were on). */
-function findExtGlob(nodes: unknown): { at?: number; inSubst: boolean } {
-  // (depth first, in order, with its own stack: a tree can be thousands of levels deep, `$(( x+x+…+x ))`)
-  const todo: [unknown, boolean][] = [[nodes, false]];
-  while (todo.length) {
-    const [n, sub] = todo.pop()!;
-    if (n === null || typeof n !== 'object') continue;
-    if (Array.isArray(n)) { for (let i = n.length - 1; i >= 0; i--) todo.push([n[i], sub]); continue; }
-    const t = (n as { type?: string }).type;
-    if (t === 'TestClause') continue;
-    if (t === 'ExtGlob') return { at: (n as ExtGlob).OpPos, inSubst: sub };
-    const s = sub || (t === 'CmdSubst' && !(n as { Backquotes?: boolean }).Backquotes) || t === 'ProcSubst';
-    if (t === 'CmdSubst' && (n as { Backquotes?: boolean }).Backquotes) continue; // (parsed when it runs)
-    const keys = Object.keys(n);
-    for (let i = keys.length - 1; i >= 0; i--) if (keys[i] !== 'type') todo.push([(n as Record<string, unknown>)[keys[i]!], s]);
-  }
-  return { at: undefined, inSubst: false };
-}
 
 export class Shell {
   scopes: Map<string, Var>[] = [new Map()];
@@ -832,35 +812,6 @@ export class Shell {
 
   // ---- positions and errors -----------------------------------------------------------------
 
-  /**
-   * A run-time error abandoned the top-level compound command `s` (of a script, -c string,
-   * sourced file or eval string): bash jumps
-   * out of it with the line number of the failing command still set, and its parser, which had
-   * read on to the command's last line, counts the following lines from there. So every later
-   * line number of the file is off by as much (bash 5.2 does this; a function call or a
-   * subshell in between puts its line back first).
-   */
-  private discardShift(s: Stmt): void {
-    const r = this.discardDelta(s);
-    if (r) (this.source.shifts ??= []).push([r.end + 1, r.d]);
-  }
-
-  /** discardShift's shift (negative) and the offset where `s` ends, or undefined. */
-  private discardDelta(s: Stmt): { end: number; d: number } | undefined {
-    if (!s.Cmd || !['Block', 'IfClause', 'WhileClause', 'ForClause', 'CaseClause'].includes(s.Cmd.type)) return undefined;
-    let end = 0;
-    const walk = (n: unknown): void => {
-      if (Array.isArray(n)) { for (const x of n) walk(x); return; }
-      if (!n || typeof n !== 'object') return;
-      for (const [k, v] of Object.entries(n)) {
-        if (typeof v === 'number') { if (k !== 'Op' && k !== 'Names' && v > end) end = v; } else if (v && typeof v === 'object') walk(v);
-      }
-    };
-    walk(s);
-    const d = this.lineOf(this.curPos) - this.lineOf(end);
-    return d < 0 && this.curPos >= s.Position ? { end, d } : undefined;
-  }
-
   cMode = false;
   noC = false;
   traceLevel = 1;
@@ -894,45 +845,6 @@ export class Shell {
   }
 
   // ---- top level -------------------------------------------------------------------------
-  async runFile(f: File, syntaxErr?: DeferredParseError, warning?: { line: number; at: number; message: string }): Promise<number> {
-    let st = 0;
-    this.historySource = this.source;
-    try {
-      const deferred: { error?: DeferredParseError; hdocWarning?: { fromLine: number; text: string } } = { error: syntaxErr };
-      if (warning) {
-        // printed as bash reads the line where the top-level command with the here-document starts
-        let top = f.Stmts[0];
-        for (const s of f.Stmts) if (s.Position <= warning.at) top = s;
-        const text = `${this.errName}: line ${warning.line}: ${warning.message}\n`;
-        deferred.hdocWarning = { fromLine: top ? this.lineOf(top.Position) : 1, text };
-      }
-      st = await this.topLevel(f.Stmts, undefined, deferred, !this.cMode);
-      syntaxErr = deferred.error;
-      if (syntaxErr) {
-        // the lines before it ran; a `[[ ]]` error leaves the last status (2 under errexit), any other one is 2
-        await this.syntaxError(syntaxErr, `${this.errName}: ${this.cMode ? '-c: ' : ''}line ${syntaxErr.line}: `);
-        st = syntaxErr.cond && !this.opts.errexit ? this.status : syntaxErr.status ?? (syntaxErr.inCommandSubst && this.cMode ? 127 : 2);
-      }
-    } catch (e) {
-      st = handleTopError(this, e);
-    }
-    if (this.pendingSigs.length > 0) {
-      this.status = st;
-      try { await runPendingTraps(this); } catch (e) { st = handleTopError(this, e); }
-    }
-    st = await runExitTrap(this, st);
-    // the shell's own fds above 2 close as it exits (a coprocess reading one ends, as with bash),
-    // before the wait for the jobs that run in this process
-    const high = [...this.fds.map.entries()].filter(([n]) => n > 2);
-    if (high.length) {
-      await drainHeld(high.map(([, f]) => f));
-      for (const [n] of high) this.fds.set(n, undefined);
-    }
-    await this.waitAll();
-    // (what builtins held back for this shell's own fds; a pipe's other writers wait for their part)
-    await drainHeld([...this.fds.map.values()]);
-    return st;
-  }
 
   /** Set when the shell sent itself a fatal signal: the CLI dies by it after the EXIT trap. */
   fatalSignal = 0;
@@ -949,238 +861,8 @@ export class Shell {
   /** How many signals the CLI catches for traps (shared by subshells). */
   get signalTraps(): number { return signalListeners.count; }
 
-  /**
-   * Runs statements the way bash reads a script: one top-level line at a time, so a
-   * DiscardError abandons only the rest of its line (statements joined by `;`/`&&`… on the
-   * line where the failing one ends) and the next line still runs, with `$?` = 1.
-   */
-  async topLevel(list: Stmt[], before?: (s: Stmt) => void, deferred?: { error?: DeferredParseError; hdocWarning?: { fromLine: number; text: string } }, scriptFile = false): Promise<number> {
-    let st = 0;
-    // set -v: the source text read so far is printed up to `vAt` (undefined: not tracked while verbose was off)
-    let vAt: number | undefined = 0;
-    for (let i = 0; i < list.length; i++) {
-      const s = list[i]!;
-      before?.(s);
-      if (deferred?.hdocWarning && this.lineOf(s.Position) >= deferred.hdocWarning.fromLine) {
-        await this.writeFd(2, deferred.hdocWarning.text).catch(() => undefined);
-        deferred.hdocWarning = undefined;
-      }
-      // with history on, the script is read line by line and each line recorded (history-reader.ts)
-      // (from the line after the previous statement's: comment lines between are read and recorded too)
-      if (this.source === this.historySource && this.history.recording && this.startsLine(s.Position)) return runHistoryLines(this, i > 0 ? Math.min(s.Position, this.verboseEnd(list, i - 1).end) : s.Position, st, deferred, scriptFile);
-      // once aliases exist, the rest is read line by line with aliases expanded on the text
-      if (this.aliases.size && this.shopt.has('expand_aliases') && this.startsLine(s.Position)) return this.runAliased(s.Position, st, deferred, scriptFile);
-      const newLine = i === 0 || !this.sameLine(list[i - 1]!, s);
-      if (newLine) {
-        if (this.opts.verbose) vAt = await this.verboseLines(list, i, vAt);
-        else vAt = undefined;
-        // bash decodes $'\u…' when it parses a line, in the locale of that moment
-        this.parseUtf8 = this.utf8Escapes();
-      }
-      if (deferred && newLine && !this.shopt.has('extglob')) {
-        // bash reads a line's commands before running them, and without extglob `@(` is a syntax error
-        const group = [s];
-        for (let j = i; j + 1 < list.length && this.sameLine(list[j]!, list[j + 1]!); j++) group.push(list[j + 1]!);
-        const { at, inSubst } = findExtGlob(group);
-        if (at !== undefined) {
-          const line = this.lineOf(at) - (this.source.base ?? 0);
-          const from = this.source.lines[line - 1] ?? 0;
-          const nl = this.source.src.indexOf('\n', from);
-          deferred.error = { line, message: "syntax error near unexpected token `('", context: this.source.src.slice(from, nl < 0 ? undefined : nl), cond: false, err: new ParseError(line, 1, 'extglob', false), status: inSubst && this.cMode ? 127 : undefined };
-          return st;
-        }
-      }
-      try {
-        st = await this.stmt(s);
-      } catch (e) {
-        if (!(e instanceof DiscardSignal) || (e.hard && !scriptFile)) throw e;
-        st = this.status = e.status;
-        this.discardShift(s);
-        while (i + 1 < list.length && this.sameLine(list[i]!, list[i + 1]!)) i++;
-      }
-      // (`set -v` on this line: bash had read the line already, it prints from the next one on)
-      if (this.opts.verbose && vAt === undefined) vAt = this.verboseEnd(list, i).end;
-    }
-    if (this.opts.verbose) await this.verboseRest(vAt, deferred?.error?.line);
-    // a syntax error after the lines that ran may be alias text (`alias e='for i in 1; do echo '`)
-    const pe = deferred?.error?.prefixEnd;
-    if (pe !== undefined && this.aliases.size && this.shopt.has('expand_aliases')) return this.runAliased(pe, st, deferred, scriptFile);
-    return st;
-  }
-
-  /**
-   * `set -v`: prints the source lines bash reads for the top-level line that starts at list[i]
-   * (from `from`, the end of what was printed, else from its first line): up to the end of the
-   * last line of its statements, here-document bodies included, but not the lines bash reads
-   * while it parses a `$(…)` or `<(…)` (bash does not echo those). Returns the new end.
-   */
-  private async verboseLines(list: Stmt[], i: number, from: number | undefined): Promise<number> {
-    const src = this.source.src;
-    const { end, skip } = this.verboseEnd(list, i);
-    if (from === undefined) from = src.lastIndexOf('\n', list[i]!.Position - 1) + 1;
-    let out = '';
-    for (let at = from; at < end;) {
-      const nl = src.indexOf('\n', at);
-      const next = nl < 0 || nl + 1 > end ? end : nl + 1;
-      if (!skip.some(([l, r]) => l < at && at <= r)) out += src.slice(at, next);
-      at = next;
-    }
-    if (out && !out.endsWith('\n')) out += '\n';
-    if (out) await this.writeFd(2, out).catch(() => undefined);
-    return end;
-  }
-
-  /** The end of the top-level line starting at list[i] (see verboseLines) and its `$(…)`/`<(…)` spans. */
-  private verboseEnd(list: Stmt[], i: number): { end: number; skip: [number, number][] } {
-    let j = i;
-    while (j > 0 && this.sameLine(list[j - 1]!, list[j]!)) j--;
-    let k = i;
-    while (k + 1 < list.length && this.sameLine(list[k]!, list[k + 1]!)) k++;
-    let max = 0;
-    const skip: [number, number][] = [];
-    const walk = (n: unknown, hdoc: boolean): void => {
-      if (Array.isArray(n)) { for (const x of n) walk(x, hdoc); return; }
-      if (!n || typeof n !== 'object') return;
-      const o = n as Record<string, unknown>;
-      if (!hdoc && o['type'] === 'CmdSubst' && !o['Backquotes']) skip.push([o['Left'] as number, o['Right'] as number]);
-      else if (!hdoc && o['type'] === 'ProcSubst') skip.push([o['OpPos'] as number, o['Rparen'] as number]);
-      for (const key in o) {
-        const v = o[key];
-        if (typeof v === 'number') { if (key !== 'Op' && key !== 'Names' && v > max) max = v; } else if (v && typeof v === 'object') walk(v, hdoc || key === 'Hdoc');
-      }
-    };
-    for (let m = j; m <= k; m++) walk(list[m], false);
-    const src = this.source.src;
-    const nl = src.indexOf('\n', max);
-    return { end: nl < 0 ? src.length : nl + 1, skip };
-  }
-
-  /**
-   * `set -v` at the end of a source: the lines after its last command (comments, blank lines),
-   * or up to the end of line `errLine` (a syntax error's, which bash read before it failed).
-   */
-  private async verboseRest(from: number | undefined, errLine?: number): Promise<void> {
-    const src = this.source.src;
-    if (from === undefined || from >= src.length) return;
-    let out = src.slice(from, errLine === undefined ? undefined : this.source.lines[errLine]);
-    if (out === '') return;
-    if (!out.endsWith('\n')) out += '\n';
-    await this.writeFd(2, out).catch(() => undefined);
-  }
-
-  /** Whether `pos` is the first thing on its line of the current source. */
-  private startsLine(pos: number): boolean {
-    const src = this.source.src;
-    for (let i = pos - 1; i >= 0; i--) {
-      const c = src.charCodeAt(i);
-      if (c === 10) return true;
-      if (c !== 32 && c !== 9) return false;
-    }
-    return true;
-  }
-
-  /**
-   * Reads and runs the current source from `start` the way bash does once aliases exist: one
-   * command line at a time (more lines while it is incomplete), aliases expanded on the text
-   * (alias.ts) and then parsed. A syntax error ends the reading; it replaces `deferred.error`
-   * (the caller reports it like any other), with its line counted in the whole source.
-   */
-  async runAliased(start: number, st: number, deferred?: { error?: DeferredParseError }, scriptFile = false): Promise<number> {
-    const orig = this.source;
-    const base = orig.base ?? 0;
-    const rd = new AliasReader(orig.src, start, (n) => (this.shopt.has('expand_aliases') ? this.aliases.get(n) : undefined));
-    let line = this.lineOf(start) - base;
-    let shift = 0;
-    // set -v: bash echoes the source lines as it reads them, before alias expansion
-    let echoed = start;
-    if (deferred) deferred.error = undefined;
-    try {
-      while (!rd.done) {
-        // (`set -o history` on the line before: reading goes on line by line, recorded)
-        if (orig === this.historySource && this.history.recording && deferred) { this.source = orig; return runHistoryLines(this, rd.srcPos, st, deferred, scriptFile); }
-        rd.reset();
-        let text = '';
-        let parsed: ReturnType<typeof parseScript> | undefined;
-        // leading newlines keep the chunk's line numbers (and $LINENO, messages) those of the source
-        const pad = '\n'.repeat(line - 1);
-        for (let l = rd.nextLine(); l !== null; l = rd.nextLine()) {
-          const at = rd.srcPos;
-          if (at > echoed) {
-            const nl = orig.src.indexOf('\n', at - 1), end = nl < 0 ? orig.src.length : nl + 1;
-            const raw = orig.src.slice(echoed, end);
-            echoed = end;
-            if (this.opts.verbose) await this.writeFd(2, raw.endsWith('\n') ? raw : raw + '\n').catch(() => undefined);
-          }
-          text += l;
-          parsed = parseScript(pad + text, this.posix);
-          if (!parsed.error || !parsed.error.err.incomplete || rd.done) break;
-        }
-        if (!parsed) break;
-        this.setSource(parsed.src, orig.name);
-        if (orig.base !== undefined || shift !== 0) this.source.base = base + shift;
-        const list = parsed.file.Stmts;
-        for (let i = 0; i < list.length; i++) {
-          try {
-            st = await this.stmt(list[i]!);
-          } catch (e) {
-            if (!(e instanceof DiscardSignal) || (e.hard && !scriptFile)) throw e;
-            st = this.status = e.status;
-            // (the chunks that follow count their lines from the failing command's, see discardShift)
-            shift += this.discardDelta(list[i]!)?.d ?? 0;
-            break;
-          }
-        }
-        if (parsed.error) {
-          if (deferred) deferred.error = parsed.error;
-          return st;
-        }
-        for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) === 10) line++;
-      }
-    } finally {
-      this.source = orig;
-    }
-    return st;
-  }
-
-  /** Whether `b` follows `a` on the same source line (`a; b`), i.e. bash parsed them together. */
-  private sameLine(a: Stmt, b: Stmt): boolean {
-    if (!(a.Semicolon > 0)) return false;
-    const src = this.source.src;
-    for (let i = a.Semicolon; i < b.Position && i < src.length; i++) if (src.charCodeAt(i) === 10) return false;
-    return true;
-  }
-
-  /** `line`: the script line the string counts its lines from (eval, traps). */
-  async evalString(src: string, name: string, line?: number): Promise<number> {
-    const prevSrc = this.source;
-    const parsed = parseScript(src, this.posix);
-    const f = parsed.file;
-    const at = this.lineOf(this.curPos);
-    this.setSource(parsed.src, prevSrc.name);
-    if (line !== undefined && line > 1) this.source.base = line - 1;
-    try {
-      const st = await this.topLevel(f.Stmts, undefined, parsed);
-      if (!parsed.error) return st;
-    } finally {
-      this.source = prevSrc;
-    }
-    const e = parsed.error;
-    await this.syntaxError(e, `${this.errSourceName()}: ${name}: line ${at + e.line - 1}: `);
-    // (bash's parse_matched_pair errors do not count: POSIX mode goes on after those)
-    this.evalSyntaxError = !e.matchedPair;
-    return e.status ?? 2;
-  }
   /** evalString's string had a syntax error (read by `eval`). */
   evalSyntaxError = false;
-
-  /** Prints a syntax error (found by reparse.ts) like bash: its message, then the offending line. */
-  async syntaxError(e: DeferredParseError, prefix: string): Promise<void> {
-    if (!e.message) return;
-    if (e.raw) prefix = `${this.errName}: `;
-    let out = `${prefix}${e.message}\n`;
-    if (e.context !== undefined) out += `${prefix}\`${e.context}'\n`;
-    await this.writeFd(2, out).catch(() => undefined);
-  }
 
   // ---- statements ------------------------------------------------------------------------
   /**
@@ -2425,6 +2107,10 @@ export class Shell {
   errSourceName(): string { return errSourceName(this); }
   writeFdSync(n: number, data: string, name: string): number | undefined { return writeFdSync(this, n, data, name); }
   writeFd(n: number, data: string | Buffer): Promise<void> { return writeFd(this, n, data); }
+  runFile(f: File, syntaxErr?: DeferredParseError, warning?: { line: number; at: number; message: string }): Promise<number> { return runFile(this, f, syntaxErr, warning); }
+  topLevel(list: Stmt[], before?: (s: Stmt) => void, deferred?: { error?: DeferredParseError; hdocWarning?: { fromLine: number; text: string } }, scriptFile?: boolean): Promise<number> { return topLevel(this, list, before, deferred, scriptFile); }
+  evalString(src: string, name: string, line?: number): Promise<number> { return evalString(this, src, name, line); }
+  syntaxError(e: DeferredParseError, prefix: string): Promise<void> { return syntaxError(this, e, prefix); }
   evalTrap(t: string, line?: number): Promise<number> { return evalTrap(this, t, line); }
   returnTrap(): Promise<void> { return returnTrap(this); }
   cmdSubst(stmts: Stmt[], right?: number, inHeredoc?: boolean): Promise<string> { return cmdSubst(this, stmts, right, inHeredoc); }
