@@ -3,19 +3,18 @@
 // processes in exec.ts, private commands in registry.ts.
 import * as fs from 'node:fs';
 import {
-  Tok, type ArithmExpr, type ArrayElem, type ArrayExpr, type Assign, type BinaryCmd, type CallExpr, type CaseClause, type Command, type DeclClause, type File, type ForClause, type IfClause,
+  Tok, type ArithmExpr, type ArrayExpr, type Assign, type BinaryCmd, type CallExpr, type Command, type DeclClause, type File, type IfClause,
   type ParamExp, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
 } from '../syntax/ast.ts';
 import { Arith, ArithError, hardArith } from '../words/arith.ts';
-import { Expander, braceExpand, scalarValue } from '../words/expand.ts';
+import { Expander, scalarValue } from '../words/expand.ts';
 import { ansiC, assocKeyNeedsQuotes, dquote, shellQuote, singleQuote, traceWord } from '../words/quoting.ts';
 import { charUnits, hasHighBytes, hasUtf8Codeset, isUtf8LocaleName, localeExists, localeFallbacks, mapCharCase } from '../words/utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { FdTable, OsFd, isSigPipe, makePipe, tryWriteSync } from './io.ts';
-import { matchExtPattern } from '../words/pattern.ts';
 import { parse } from '../syntax/parser.ts';
-import { appendElems, arithTextWord, badAssigns, badFuncNames, declWords, rawArith, type DeferredParseError } from '../syntax/reparse.ts';
-import { builtins, specialBuiltins, syncBuiltins, declClause, declare, declLastArg, localSync, readLine, shellOptsString, wordOfText, type DeclItem } from '../builtins/builtins.ts';
+import { arithTextWord, badAssigns, badFuncNames, rawArith, type DeferredParseError } from '../syntax/reparse.ts';
+import { builtins, specialBuiltins, syncBuiltins, shellOptsString, type DeclItem } from '../builtins/builtins.ts';
 import { runExternal, lookPath, noShebangScript } from './external.ts';
 import { fromBytes } from './byte-strings.ts';
 import { errnoMsg } from './errno-message.ts';
@@ -41,6 +40,8 @@ import { dropCoprocFds, runSubshell, cmdSubst, procSubst, releaseProcSubst, subs
 import { pathBuf, openBuf, withRedirs, applyRedirs, redirectsStdin } from './redirections.ts';
 import { background, coproc, signalEnds, cleanupDeadJobs, waitAll, loneJobs, settleLoneJobs } from './jobs.ts';
 import { runFile, topLevel, evalString, syntaxError } from './top-level.ts';
+import { assignValue, assignOnlySync, assignsOnlySync, assignValueSync, assignTraced, assignArray, declClause, localSync } from './assignments.ts';
+import { forClause, caseClause, caseSync, whileClause } from './compound-commands.ts';
 
 /**
  * `signal`: the job was killed by this signal; `notified`: bash's status message was shown.
@@ -907,9 +908,9 @@ export class Shell {
       case 'CallExpr':
         if (c.Args.length !== 0) return this.commandSync(st, c);
         // (assignments without command substitution have status 0: no ERR trap, no errexit)
-        if (!this.assignsOnlySync(c)) return undefined;
+        if (!assignsOnlySync(this, c)) return undefined;
         this.startSync(st);
-        try { return this.endSync(this.assignOnlySync(c, true)!); } catch (e) { this.replayError = { e }; return undefined; }
+        try { return this.endSync(assignOnlySync(this, c, true)!); } catch (e) { this.replayError = { e }; return undefined; }
       case 'ArithmCmd':
         if (!c.X || !this.arith.canSync(c.X) || this.errexitArmed()) return undefined;
         this.startSync(st);
@@ -927,12 +928,12 @@ export class Shell {
         this.curPos = st.Position;
         return this.andOr(c);
       case 'CaseClause':
-        return this.caseSync(st, c);
+        return caseSync(this, st, c);
       case 'Block':
         this.curPos = st.Position;
         return this.stmts(c.Stmts);
       case 'DeclClause':
-        return this.localSync(st, c);
+        return localSync(this, st, c);
       case 'IfClause': {
         this.curPos = st.Position;
         const r = this.ifFrom(c);
@@ -987,29 +988,29 @@ export class Shell {
   }
 
   /** stmtSync's first steps, stmt()'s: the position, and the command $BASH_COMMAND shows. */
-  private startSync(st: Stmt): void {
+  startSync(st: Stmt): void {
     this.curPos = commandPos(st);
     if (this.trapDepth === 0) { this.curCmd = st; this.curCmdSrc = this.source.src; }
   }
 
   /** stmtSync's last steps, stmt()'s: the status in $? and PIPESTATUS. */
-  private endSync(status: number): number {
+  endSync(status: number): number {
     this.setPipestatus(status);
     this.status = status;
     return status;
   }
 
   /** An error of stmtSync, thrown again by the stmt() that runs the same statement next. */
-  private replayError: { e: unknown } | undefined;
+  replayError: { e: unknown } | undefined;
 
   /** Hands what a statement stmtSync began rejected with to stmt(), to handle as its own. */
-  private replayIn(st: Stmt, e: unknown): Promise<number> {
+  replayIn(st: Stmt, e: unknown): Promise<number> {
     this.replayError = { e };
     return this.stmt(st);
   }
 
   /** Whether a failing status would set off errexit or the ERR trap (stmt() handles those). */
-  private errexitArmed(): boolean {
+  errexitArmed(): boolean {
     return this.noErrexit === 0 && (this.opts.errexit || this.traps.has('ERR'));
   }
 
@@ -1045,26 +1046,8 @@ export class Shell {
     // (what the function's body rejects with goes to stmt() to handle as its own)
     return r.then((v) => this.endSync(v), (e: unknown) => this.replayIn(st, e));
   }
-  /**
-   * stmtSync for `local NAME[=VALUE]…` whose values expand synchronously (builtins' localSync).
-   * When localSync declines after the values were expanded, they wait in `replayDecl` for the
-   * declClause() that stmt() makes next.
-   */
-  private localSync(st: Stmt, c: DeclClause): number | undefined {
-    if (c.Variant.Value !== 'local' || c.Args.length === 0 || this.funcDepth === 0 || this.errexitArmed()) return undefined;
-    for (const a of c.Args) if (!a.Name || a.Index || a.Array || a.Append || (a.Naked && (a.Value || declWords.has(a.Name.Value))) || (a.Value && !this.ex.canSync(a.Value))) return undefined;
-    this.startSync(st);
-    const items: DeclItem[] = [];
-    let r: number | undefined;
-    try {
-      for (const a of c.Args) items.push({ name: a.Name!.Value, value: a.Naked ? undefined : a.Value ? this.ex.literalSync(a.Value, 'assign') : '' });
-      r = localSync(this, items);
-    } catch (e) { this.replayError = { e }; return undefined; }
-    if (r === undefined) { this.replayDecl = { c, items }; return undefined; }
-    return this.endSync(r);
-  }
   /** Items localSync expanded for a `local` that declined to run without a promise. */
-  private replayDecl: { c: DeclClause; items: DeclItem[] } | undefined;
+  replayDecl: { c: DeclClause; items: DeclItem[] } | undefined;
 
   /** Arguments commandSync expanded for a builtin that declined to run without a promise. */
   private replayArgs: { c: CallExpr; args: string[] } | undefined;
@@ -1097,7 +1080,7 @@ export class Shell {
       if (replay !== undefined) { this.replayError = undefined; throw replay.e; }
       const c = st.Cmd;
       // (a simple command without redirections goes straight to call(), assignments without a promise at all)
-      const quick = c && c.type === 'CallExpr' && st.Redirs.length === 0 ? this.assignOnlySync(c) : undefined;
+      const quick = c && c.type === 'CallExpr' && st.Redirs.length === 0 ? assignOnlySync(this, c) : undefined;
       status = quick ?? await (c && st.Redirs.length === 0 ? (c.type === 'CallExpr' ? this.call(c) : this.cmd(c)) : this.stmtInner(st));
     } catch (e) {
       if (e instanceof ShellError) {
@@ -1167,26 +1150,6 @@ export class Shell {
     return printFunction(this.funcSrc.get(name) ?? this.source.src, name, body);
   }
 
-  async declClause(c: DeclClause): Promise<number> {
-    let variant = c.Variant.Value;
-    if (variant === 'nameref') variant = 'declare';
-    try {
-      const replay = this.replayDecl;
-      if (replay !== undefined) {
-        this.replayDecl = undefined;
-        if (replay.c === c) { this.lastArg = declLastArg(variant, replay.items); return await declare(this, variant, replay.items); }
-      }
-      return await declClause(this, c.Variant.Value === 'nameref' ? 'declare' : variant, c.Variant.Value === 'nameref' ? [{ type: 'Assign', Append: false, Naked: true, Name: null, Index: null, Value: { type: 'Word', Parts: [{ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: '-n' }] }, Array: null }, ...c.Args] : c.Args);
-    } catch (e: any) {
-      // (`declare -p >&-`: a write error, reported as callArgs reports a builtin's)
-      if (e && typeof e.code === 'string' && (e.code === 'EBADF' || e.code === 'EIO' || e.code === 'ENOSPC')) {
-        await this.err(`${variant}: write error: ${errnoMsg(e)}`);
-        return 1;
-      }
-      throw e;
-    }
-  }
-
   private async stmtInner(st: Stmt): Promise<number> {
     if (!st.Cmd) {
       return withRedirs(this, st.Redirs, async () => 0, true);
@@ -1233,22 +1196,6 @@ export class Shell {
   /** In a pipeline stage that is a `while` loop: the stage's own pipe (its stdin), see readAheadFd. */
   stageStdin: OsFd | undefined;
 
-  /**
-   * The stdin a `while` loop may read ahead from (instead of a byte at a time, as bash reads a
-   * pipe so that a command run later gets the rest): only the pipe of a pipeline stage that is
-   * this very loop, so nothing reads it after the loop, and only when the loop runs nothing but
-   * builtins that read through the same buffer or not at all: no other process, no subshell
-   * command, no function, alias, eval or trap.
-   */
-  private readAheadFd(c: Extract<Command, { type: 'WhileClause' }>): OsFd | undefined {
-    const f = this.stageStdin;
-    if (!f || this.fds.get(0) !== f || this.traps.size > 0 || (this.aliases.size > 0 && this.shopt.has('expand_aliases'))) return undefined;
-    const names = loopCommands(c);
-    if (!names) return undefined;
-    for (const n of names) if (this.funcs.has(n)) return undefined;
-    return f;
-  }
-
   onSpawn: ((pid: number) => void) | undefined;
   /** No status message for a command killed by a signal (command substitutions, non-last pipeline stages). */
   quietSignals = false;
@@ -1264,30 +1211,8 @@ export class Shell {
         return c.Op === Tok.andAnd || c.Op === Tok.orOr ? this.andOr(c) : this.pipeline(c);
       }
       case 'IfClause': return this.ifFrom(c);
-      case 'WhileClause': {
-        let st = 0;
-        this.loopDepth++;
-        const ahead = this.readAheadFd(c);
-        if (ahead) ahead.readAhead++;
-        try {
-          for (;;) {
-            const y = loopTick(); if (y) await y;
-            this.noErrexit++;
-            let cond: number;
-            try { const r = this.stmts(c.Cond); cond = typeof r === 'number' ? r : await r; } catch (e) {
-              if (e instanceof LoopSignal) { this.noErrexit--; if (await this.loopSignal(e)) break; else { this.noErrexit++; continue; } }
-              throw e;
-            } finally { this.noErrexit = Math.max(0, this.noErrexit - 1); }
-            if ((cond === 0) === c.Until) break;
-            try { const r = this.stmts(c.Do); st = typeof r === 'number' ? r : await r; } catch (e) {
-              if (e instanceof LoopSignal) { st = e.status; if (await this.loopSignal(e)) break; continue; }
-              throw e;
-            }
-          }
-        } finally { this.loopDepth--; if (ahead) ahead.readAhead--; }
-        return st;
-      }
-      case 'ForClause': return this.forClause(c);
+      case 'WhileClause': return whileClause(this, c);
+      case 'ForClause': return forClause(this, c);
       case 'FuncDecl': {
         const bad = badFuncNames.get(c.Name.Value) ?? (/[\\'"`$]/.test(c.Name.Value) ? c.Name.Value : undefined);
         if (bad !== undefined) {
@@ -1307,7 +1232,7 @@ export class Shell {
         this.funcDefLine.set(c.Name.Value, this.lineOf(c.Position));
         return 0;
       }
-      case 'CaseClause': return this.caseClause(c);
+      case 'CaseClause': return caseClause(this, c);
       case 'ArithmCmd': {
         let v: bigint;
         if (this.opts.xtrace) {
@@ -1348,203 +1273,12 @@ export class Shell {
         if (this.opts.xtrace) return evalTestTraced(this, c.X);
         return evalTest(this, c.X);
       }
-      case 'DeclClause': return this.declClause(c);
+      case 'DeclClause': return declClause(this, c);
       case 'TimeClause': return timeClause(this, c);
       case 'CoprocClause': return coproc(this, c);
       case 'TestDecl':
         return 0;
     }
-  }
-
-  /** Handles break/continue: returns true to break out of this loop. */
-  private async loopSignal(e: LoopSignal): Promise<boolean> {
-    if (e.levels > 1) { e.levels--; throw e; }
-    return e.kind === 'break';
-  }
-
-  /** bash also runs the DEBUG trap before a `for` iteration, each `for ((…))` part and `case`. */
-  private async headDebugTrap(pos: number, text?: () => string): Promise<void> {
-    this.curPos = pos; // ($LINENO in a loop head is the head's line)
-    if (!this.traps.has('DEBUG')) return;
-    if (text && this.trapDepth === 0) this.curCmd = text();
-    await debugTrap(this);
-  }
-
-  private async forClause(c: ForClause): Promise<number> {
-    let st = 0;
-    this.loopDepth++;
-    try {
-      if (c.Loop.type === 'WordIter') {
-        const name = c.Loop.Name.Value;
-        if (!isName(name)) { await this.err(`\`${name}': not a valid identifier`); return 1; }
-        const items = c.Loop.InPos ? await this.ex.fields(c.Loop.Items) : this.params.slice();
-        if (c.Select) return await this.selectLoop(name, items, c);
-        const head = (): string => `for ${name}${c.Loop.type === 'WordIter' && c.Loop.InPos ? ` in ${c.Loop.Items.map((w) => wordSource(this.source.src, w) ?? '').join(' ')}` : ''}`;
-        for (let k = 0; k < items.length; k++) {
-          const y = loopTick(); if (y) await y;
-          const it = items[k]!;
-          if (this.traps.has('DEBUG')) await this.headDebugTrap(c.ForPos, head); else this.curPos = c.ForPos;
-          // (bash traces the loop head, words unexpanded, before each iteration)
-          if (this.opts.xtrace) await this.traceRaw(c.Loop.type === 'WordIter' && c.Loop.InPos ? head() : `for ${name} in "$@"`);
-          // (a nameref loop variable is pointed at each word in turn, like bash)
-          const ref = this.getVarRaw(name);
-          if (ref?.nameref && !ref.readonly) ref.str = it;
-          else if (!this.posix) this.setVar(name, it);
-          else {
-            // (POSIX mode: a readonly loop variable exits the shell)
-            try { this.setVar(name, it); } catch (e) {
-              if (!(e instanceof ShellError) || !/readonly variable$/.test(e.message)) throw e;
-              await this.err(e.message);
-              throw this.forceEof(1);
-            }
-          }
-          try { const r = this.stmts(c.Do); st = typeof r === 'number' ? r : await r; } catch (e) {
-            if (e instanceof LoopSignal) { st = e.status; if (await this.loopSignal(e)) break; continue; }
-            throw e;
-          }
-        }
-        return st;
-      }
-      const L = c.Loop;
-      // $BASH_COMMAND for each part: `((text))`, the source up to its `;`/`))`, leading blanks dropped
-      const part = (e: ArithmExpr | null) => (): string => {
-        const r = e ? arithRange(this.source.src, e) : undefined;
-        if (!r) return '(())';
-        const src = this.source.src;
-        let end = r[1];
-        while (end < src.length && (src[end] === ' ' || src[end] === '\t')) end++;
-        return `((${src.slice(r[0], end)}))`;
-      };
-      // xtrace: `(( text ))` for each part as evaluated, its text expanded; an empty part is `1`
-      const traceHead = async (e: ArithmExpr | null): Promise<void> => {
-        if (!this.opts.xtrace) return;
-        let t = e ? part(e)().slice(2, -2) : '1';
-        if (/[$`]/.test(t) && !/\$\((?!\()|`/.test(t)) { const w = arithTextWord(t); if (w) t = (await this.ex.heredoc(w)).replace(/\n$/, ''); }
-        await this.traceRaw(`(( ${t} ))`);
-      };
-      await this.headDebugTrap(c.ForPos, part(L.Init));
-      await traceHead(L.Init);
-      // (an arithmetic error in the head ends the loop with status 1, like a failed `((…))`)
-      const headError = async (e: unknown): Promise<number> => {
-        if (!(e instanceof ArithError) || e.subscript) throw e; // (a subscript's: see stmt())
-        await this.err((arithCmdError(e) as ArithError).report());
-        return 1;
-      };
-      try { if (L.Init) await this.arithAst(L.Init); } catch (e) { return await headError(e); }
-      for (;;) {
-        const y = loopTick(); if (y) await y;
-        if (this.traps.has('DEBUG')) await this.headDebugTrap(c.ForPos, part(L.Cond)); else this.curPos = c.ForPos;
-        await traceHead(L.Cond);
-        try {
-          if (L.Cond && (this.arith.canSync(L.Cond) ? this.arithSync(L.Cond) : await this.arithAst(L.Cond)) === 0n) break;
-        } catch (e) { return await headError(e); }
-        try { const r = this.stmts(c.Do); st = typeof r === 'number' ? r : await r; } catch (e) {
-          if (e instanceof LoopSignal) { st = e.status; if (await this.loopSignal(e)) break; }
-          else throw e;
-        }
-        if (this.traps.has('DEBUG')) await this.headDebugTrap(c.ForPos, part(L.Post)); else this.curPos = c.ForPos;
-        await traceHead(L.Post);
-        try {
-          if (L.Post) { if (this.arith.canSync(L.Post)) this.arithSync(L.Post); else await this.arithAst(L.Post); }
-        } catch (e) { return await headError(e); }
-      }
-      return st;
-    } finally { this.loopDepth--; }
-  }
-
-  private async selectLoop(name: string, items: string[], c: ForClause): Promise<number> {
-    // bash's select_query: the menu is shown first and again after an empty reply; EOF prints a
-    // newline on stdout and ends the loop with status 1
-    let st = 0;
-    let showMenu = true;
-    // (bash traces the head once, words unexpanded)
-    if (this.opts.xtrace) await this.traceRaw(`select ${name} in ${c.Loop.type === 'WordIter' && c.Loop.InPos ? c.Loop.Items.map((w) => wordSource(this.source.src, w) ?? '').join(' ') : '"$@"'}`);
-    for (;;) {
-      let menu = '';
-      if (showMenu) items.forEach((it, i) => { menu += `${i + 1}) ${it}\n`; });
-      await this.writeFd(2, menu + (this.getVar('PS3') ?? '#? '));
-      const line = await readLine(this, 0, '\n', -1, false);
-      if (line !== null) this.setVar('REPLY', line.text.replace(/\\([\s\S])/g, '$1'));
-      if (line === null || line.eof) { await this.writeFd(1, '\n'); return 1; }
-      const reply = this.getVar('REPLY') ?? '';
-      if (reply === '') { showMenu = true; continue; }
-      const m = /^[ \t\n]*([-+]?[0-9]+)[ \t\n]*$/.exec(reply);
-      const n = m ? Number(m[1]) : 0;
-      this.setVar(name, n >= 1 && n <= items.length ? items[n - 1]! : '');
-      try { const r = this.stmts(c.Do); st = typeof r === 'number' ? r : await r; } catch (e) {
-        if (!(e instanceof LoopSignal)) throw e;
-        if (await this.loopSignal(e)) break;
-      }
-      showMenu = this.getVar('REPLY') === '';
-    }
-    return st;
-  }
-
-  private async caseClause(c: CaseClause): Promise<number> {
-    await this.headDebugTrap(c.Case, () => `case ${wordSource(this.source.src, c.Word) ?? ''} in `);
-    if (this.opts.xtrace) await this.traceRaw(`case ${wordSource(this.source.src, c.Word) ?? ''} in`);
-    return this.caseFrom(c, await this.ex.literal(c.Word), 0, false, 0);
-  }
-
-  /**
-   * stmtSync for `case` whose word and patterns all expand synchronously: the word is expanded and
-   * the items run as caseClause runs them (a promise once a body needs one).
-   */
-  private caseSync(st: Stmt, c: CaseClause): number | Promise<number> | undefined {
-    let sync = syncCases.get(c);
-    if (sync === undefined) syncCases.set(c, sync = this.ex.canSync(c.Word) && c.Items.every((it) => this.ex.canSyncAll(it.Patterns)));
-    if (!sync) return undefined;
-    this.curPos = c.Case;
-    let r: number | Promise<number>;
-    // (an error, or break/continue/return from a body, goes to stmt() to handle as its own)
-    try { r = this.caseFrom(c, this.ex.literalSync(c.Word), 0, false, 0); } catch (e) { this.replayError = { e }; return undefined; }
-    if (typeof r === 'number') return (this.status = r);
-    return r.then((v) => (this.status = v), (e: unknown) => this.replayIn(st, e));
-  }
-
-  /**
-   * The items of `case` from `i` on for the word's value `w`: the first whose pattern matches (or,
-   * after `;&`, the next) runs, and its `;;&` / `;&` go on; `st` is the status if none runs.
-   * Patterns are expanded in order until one matches, bodies run through stmts(): a promise only
-   * once one of them needs it.
-   */
-  private caseFrom(c: CaseClause, w: string, i: number, fall: boolean, st: number): number | Promise<number> {
-    for (; i < c.Items.length; i++) {
-      const it = c.Items[i]!;
-      const m = fall || this.caseMatch(it, w);
-      if (m instanceof Promise) {
-        const k = i;
-        return m.then((yes) => (yes ? this.caseBody(c, w, k) : this.caseFrom(c, w, k + 1, false, st)));
-      }
-      if (m) return this.caseBody(c, w, i);
-    }
-    return st;
-  }
-
-  /** Runs item `i` of `case`, then what its terminator says. */
-  private caseBody(c: CaseClause, w: string, i: number): number | Promise<number> {
-    const op = c.Items[i]!.Op;
-    const next = (st: number): number | Promise<number> =>
-      op === Tok.semiAnd || op === Tok.dblSemiAnd ? this.caseFrom(c, w, i + 1, op === Tok.semiAnd, st) : st;
-    const r = this.stmts(c.Items[i]!.Stmts);
-    return typeof r === 'number' ? next(r) : r.then(next);
-  }
-
-  /** Whether one of the item's patterns matches `w` (expanded in order, up to the first that does). */
-  private caseMatch(it: CaseClause['Items'][number], w: string, from = 0): boolean | Promise<boolean> {
-    const ps = it.Patterns, nocase = this.shopt.has('nocasematch');
-    for (let k = from; k < ps.length; k++) {
-      const p = ps[k]!;
-      const m = nocase ? null : this.ex.constMatcher(p);
-      if (m !== null) { if (m(w)) return true; continue; }
-      if (!this.ex.canSync(p)) return this.ex.pattern(p).then((pat) => this.casePatternMatches(pat, w) || this.caseMatch(it, w, k + 1));
-      if (this.casePatternMatches(this.ex.patternSync(p), w)) return true;
-    }
-    return false;
-  }
-
-  private casePatternMatches(pat: string, w: string): boolean {
-    return matchExtPattern(pat, w, this.shopt.has('nocasematch'), this.ex);
   }
 
   // ---- pipelines -------------------------------------------------------------------------
@@ -1645,181 +1379,6 @@ export class Shell {
   // ---- redirections ----------------------------------------------------------------------
 
   // ---- simple commands -------------------------------------------------------------------
-  async assignValue(a: Assign): Promise<void> {
-    if (this.assignValueSync(a)) return;
-    try {
-      await this.assignValue1(a);
-    } catch (e) {
-      throw this.assignError(e);
-    }
-  }
-
-  /** call() for a command of assignments only, when all expand synchronously (no xtrace); undefined otherwise. */
-  private assignOnlySync(c: CallExpr, checked = false): number | undefined {
-    if (this.opts.xtrace || (!checked && !this.assignsOnlySync(c))) return undefined;
-    const as = c.Assigns;
-    this.lastSubstStatus = undefined;
-    this.lastArg = '';
-    for (let i = 0; i < as.length; i++) this.assignValueSync(as[i]!, true);
-    return this.lastSubstStatus ?? 0;
-  }
-
-  /** Whether `c` is assignments only, each of which expands synchronously. */
-  private assignsOnlySync(c: CallExpr): boolean {
-    if (c.Args.length !== 0) return false;
-    const as = c.Assigns;
-    for (let i = 0; i < as.length; i++) if (!this.canAssignSync(as[i]!)) return false;
-    return true;
-  }
-
-  private canAssignSync(a: Assign): boolean {
-    if (badAssigns.size && badAssigns.has(a.Name!.Value)) return false; // assignValue1 reports it
-    return !a.Array && (!a.Value || this.ex.canSync(a.Value)) && (!a.Index || this.canSyncSubscript(a.Index));
-  }
-
-  /** assignValue without awaiting when its words expand synchronously; false (nothing done) otherwise. */
-  assignValueSync(a: Assign, checked = false): boolean {
-    if (!checked && !this.canAssignSync(a)) return false;
-    const name = a.Name!.Value;
-    if (badAssigns.size && badAssigns.has(name)) return false;
-    try {
-      // as assignValue1
-      const val = a.Value ? this.ex.literalSync(a.Value, 'assign') : '';
-      if (a.Index) this.setElem(name, this.assocKeyChecked(a, this.subscriptTextSync(name, a.Index)), val, a.Append);
-      else this.setVar(name, val, a.Append);
-    } catch (e) {
-      throw this.assignError(e);
-    }
-    return true;
-  }
-
-  private assignError(e: unknown): unknown {
-    if (e instanceof ShellError && !e.fatal && !(e instanceof DiscardError) && /readonly variable$|^\S+\[.*\]: bad array subscript$/.test(e.message)) return new DiscardError(e.message, 1, false, true);
-    return e;
-  }
-
-  /** assignValue1 of a scalar under xtrace: the trace shows the expanded word before it is assigned (as bash, with the PS4 before it). */
-  private async assignTraced(a: Assign): Promise<void> {
-    const name = a.Name!.Value;
-    let val: string;
-    try { val = a.Value ? await this.ex.literal(a.Value, 'assign') : ''; } catch (e) { throw this.assignError(e); }
-    await this.traceRaw(`${name}${a.Index ? `[${arithSource(this.source.src, a.Index) ?? ''}]` : ''}${a.Append ? '+=' : '='}${traceWord(val, this.utf8Locale(), true)}`);
-    try {
-      if (a.Index) this.setElem(name, this.assocKeyChecked(a, await this.subscriptText(name, a.Index)), val, a.Append);
-      else this.setVar(name, val, a.Append);
-    } catch (e) { throw this.assignError(e); }
-  }
-
-  /** An associative array's key in `a[k]=v`: an empty one is bash's error (the rest of the line is dropped). */
-  private assocKeyChecked(a: Assign, key: string): string {
-    if (key === '' && this.resolveVar(a.Name!.Value)?.assoc) throw new DiscardError(`${a.Name!.Value}[${arithSource(this.source.src, a.Index!) ?? ''}]: bad array subscript`, 1, false, true);
-    return key;
-  }
-
-  private async assignValue1(a: Assign): Promise<void> {
-    const name = a.Name!.Value;
-    const bad = badAssigns.size ? badAssigns.get(name) : undefined;
-    if (bad) throw bad.discard ? new DiscardError(bad.message) : new ShellError(bad.message, 1);
-    if (a.Array) {
-      await this.assignArray(name, a, false);
-      return;
-    }
-    const val = a.Value ? await this.ex.literal(a.Value, 'assign') : '';
-    if (a.Index) {
-      const idx = this.assocKeyChecked(a, await this.subscriptText(name, a.Index));
-      this.setElem(name, idx, val, a.Append);
-      return;
-    }
-    this.setVar(name, val, a.Append);
-  }
-
-  /** `traced`: a declaration's array under xtrace, shown as bash does once its values are expanded (`+ a=('x' ['3']='y')`). */
-  async assignArray(name: string, a: Assign, assocHint: boolean, traced = false, decl = false): Promise<void> {
-    const ref = this.getVarRaw(name);
-    // (a nameref without a target becomes the array; a plain assignment warns)
-    if (ref?.nameref && ref.str === undefined) { if (!decl) await this.err(`warning: ${name}: removing nameref attribute`); ref.nameref = false; }
-    let v = this.resolveVar(name);
-    if (v?.readonly) throw new ShellError(`${name}: readonly variable`, 1);
-    const isAssoc = !!v?.assoc || assocHint;
-    const elems = a.Array!.Elems;
-    if (isAssoc) {
-      const m = a.Append && v?.assoc ? new Map(v.assoc) : new Map<string, string>();
-      if (elems.length && !elems[0]!.Index) {
-        // bash 5.1+: `(key value key value …)`; later `[k]=v` words are plain keys or values here
-        const words: string[] = [];
-        for (const el of elems) {
-          let w = el.Value ? await this.ex.literal(el.Value, 'none') : '';
-          if (el.Index) w = `[${await this.assocKey(el.Index)}]=${w}`;
-          words.push(w);
-        }
-        for (let i = 0; i < words.length; i += 2) m.set(words[i]!, v ? this.applyAttrs(v, words[i + 1] ?? '') : words[i + 1] ?? '');
-      } else {
-        const shown: string[] = [];
-        for (const el of elems) {
-          if (el.Index) {
-            const k = await this.assocKey(el.Index);
-            // bash 5.2 does not expand a tilde after `[key]=` in associative arrays
-            const x = el.Value ? await this.ex.literal(el.Value, 'none') : '';
-            // (`[k]+=v` appends to the value before this assignment, or the current one with `+=(…)`)
-            const val = appendElems.has(el) ? ((a.Append ? m.get(k) : v?.assoc?.get(k)) ?? '') + x : x;
-            m.set(k, v ? this.applyAttrs(v, val) : val);
-            if (traced) shown.push(`[${singleQuote(k)}]=${singleQuote(x)}`);
-          } else if (el.Value) {
-            // (bash shows the word as written, single-quoted in a `declare`)
-            let w = wordSource(this.source.src, el.Value) ?? `'${await this.ex.literal(el.Value, 'none')}'`;
-            if (decl) w = singleQuote(w);
-            await this.err(`${name}: ${w}: must use subscript when assigning associative array`);
-          }
-        }
-        if (traced) await this.traceRaw(`${name}${a.Append ? '+=' : '='}(${shown.join(' ')})`);
-      }
-      if (!v) { v = this.lvalue(name); }
-      v.assoc = m; v.arr = undefined; v.str = undefined; v.declOnly = undefined;
-      return;
-    }
-    // bash expands every value first, then clears the array and assigns the elements in
-    // order; a `[i]` subscript is evaluated when its element is assigned (it sees the
-    // elements assigned before it)
-    const items: ({ idx: ArithmExpr; val: string; append?: boolean } | { vals: string[] })[] = [];
-    for (const el of elems) {
-      // `[i]=a{b,c}`: brace expansion makes the whole element plain words (`[i]=ab` `[i]=ac`)
-      const braced = el.Index && el.Value && braceExpand(el.Value)[0] !== el.Value ? this.elemWord(el) : undefined;
-      if (braced) items.push({ vals: await this.ex.fields([braced]) });
-      else if (el.Index) items.push({ idx: el.Index, val: el.Value ? await this.ex.literal(el.Value, 'assign') : '', append: appendElems.has(el) });
-      else if (el.Value) items.push({ vals: await this.ex.fields([el.Value]) });
-    }
-    if (traced) {
-      const shown = items.map((it) => ('idx' in it ? `[${singleQuote(arithSource(this.source.src, it.idx) ?? '')}]=${singleQuote(it.val)}` : it.vals.map(singleQuote).join(' ')));
-      await this.traceRaw(`${name}${a.Append ? '+=' : '='}(${shown.filter((x) => x !== '').join(' ')})`);
-    }
-    const m = a.Append && v?.arr ? v.arr : a.Append && v?.str !== undefined ? new Map([[0, v.str]]) : new Map<number, string>();
-    const w = this.lvalue(name);
-    w.arr = m; w.assoc = undefined; w.str = undefined; w.declOnly = undefined;
-    let next = maxKey(m) + 1;
-    const put = (i: number, x: string): void => { m.set(i, this.applyAttrs(w, x)); };
-    for (const it of items) {
-      if ('idx' in it) {
-        let i = Number(await this.arithAst(it.idx));
-        if (i < 0) {
-          const max = maxKey(m);
-          if (max + 1 + i < 0) { await this.err(`[${arithSource(this.source.src, it.idx) ?? i}]=${it.val}: bad array subscript`); continue; }
-          i = max + 1 + i;
-        }
-        if (it.append && m.has(i)) {
-          const old = m.get(i)!;
-          m.set(i, w.integer ? String(hardArith(() => this.arith.evalString(old)) + hardArith(() => this.arith.evalString(it.val))) : old + it.val);
-        } else put(i, it.val);
-        next = i + 1;
-      } else for (const f of it.vals) put(next++, f);
-    }
-  }
-
-  /** An indexed element `[i]=v` of an array literal as one word of its source text. */
-  private elemWord(el: ArrayElem): Word | undefined {
-    const src = this.source.src, r = arithRange(src, el.Index!), v = el.Value ? wordRange(el.Value) : undefined;
-    const lb = r ? src.lastIndexOf('[', r[0]) : -1;
-    return lb < 0 || !v ? undefined : wordOfText(src.slice(lb, v[1]));
-  }
 
   /**
    * A simple command, in bash's order: words and prefix-assignment values are expanded first,
@@ -1831,8 +1390,8 @@ export class Shell {
     if (c.Args.length === 0) {
       this.lastArg = '';
       for (const a of c.Assigns) {
-        if (this.opts.xtrace && !a.Array && !(badAssigns.size && badAssigns.has(a.Name!.Value))) { await this.assignTraced(a); continue; }
-        if (!this.assignValueSync(a)) await this.assignValue(a);
+        if (this.opts.xtrace && !a.Array && !(badAssigns.size && badAssigns.has(a.Name!.Value))) { await assignTraced(this, a); continue; }
+        if (!assignValueSync(this, a)) await assignValue(this, a);
         if (this.opts.xtrace) {
           // (an array literal is traced as written: `+ a=(x "y z" $v)`)
           const lit = a.Array ? arrayLiteralSource(this.source.src, a.Array) : undefined;
@@ -1846,7 +1405,7 @@ export class Shell {
     const args = replay?.c === c ? replay.args : this.ex.canSyncAll(c.Args) ? this.ex.fieldsSync(c.Args) : await this.ex.fields(c.Args);
     this.lastArg = args.length ? args[args.length - 1]! : '';
     if (args.length === 0) {
-      for (const a of c.Assigns) await this.assignValue(a);
+      for (const a of c.Assigns) await assignValue(this, a);
       return this.assignOnlyRedirs(redirs);
     }
     if (this.opts.noexec) return 0;
@@ -1857,7 +1416,7 @@ export class Shell {
       if (isSpecial && this.posix) {
         // (they stay, exported: bash keeps its temporary environment)
         for (const a of c.Assigns) {
-          await this.assignValue(a);
+          await assignValue(this, a);
           const v = a.Index ? undefined : this.resolveVar(a.Name!.Value);
           if (v) v.exported = true;
         }
@@ -2120,6 +1679,7 @@ export class Shell {
   waitAll(): Promise<void> { return waitAll(this); }
   pathBuf(p: string): Buffer { return pathBuf(this, p); }
   openBuf(p: string, t?: FdTable): Buffer { return openBuf(this, p, t); }
+  assignArray(name: string, a: Assign, assocHint: boolean, traced?: boolean, decl?: boolean): Promise<void> { return assignArray(this, name, a, assocHint, traced, decl); }
   arithAst(e: ArithmExpr, start?: number, end?: number): Promise<bigint> { return arithAst(this, e, start, end); }
   arithSync(e: ArithmExpr, start?: number, end?: number): bigint { return arithSync(this, e, start, end); }
   private subscriptError(err: unknown, p: ParamExp): void { subscriptError(this, err, p); }
@@ -2137,23 +1697,6 @@ const IGNORED_ASSIGN = new Set(['SRANDOM', 'LINENO', 'BASHPID', 'BASH_COMMAND', 
 
 /** Statuses as text, made once ($? and PIPESTATUS are set after every statement). */
 const STATUS_TEXT = Array.from({ length: 256 }, (_, i) => String(i));
-
-let loopTicks = 0;
-let lastYield = 0;
-/**
- * Called by loops at each iteration. A loop whose body runs in-process never waits for the event
- * loop (statements chain microtasks, or run with no promise at all), so a CPU-bound one would keep
- * signal handlers (cancellation), timers and other in-process jobs from ever running: every ~10
- * ms it yields a turn of the event loop. (A counter first: reading the clock each time costs more.)
- */
-function loopTick(): Promise<void> | undefined {
-  if (++loopTicks < 128) return undefined;
-  loopTicks = 0;
-  const now = performance.now();
-  if (now - lastYield < 10 && now >= lastYield) return undefined;
-  lastYield = now;
-  return new Promise((r) => setImmediate(r));
-}
 
 /** bash's $EPOCHREALTIME: seconds since the epoch with microseconds (timeOrigin + now() keeps them). */
 function epochRealtime(): string {
@@ -2175,42 +1718,6 @@ function lastPos(n: unknown): number {
 
 function onlyArr(v: Var): boolean {
   return v.str === undefined && !v.assoc && !v.exported && !v.readonly && !v.integer && !v.lower && !v.upper && !v.capcase && !v.trace && !v.nameref && !v.local && !v.declOnly;
-}
-
-/** Builtins a read-ahead loop may run (see Shell.readAheadFd): they start no process and read stdin only through `read`. */
-const readAheadSafe = new Set([':', 'true', 'false', 'echo', 'printf', 'test', '[', 'read', 'shift', 'break', 'continue', 'exit', 'unset', 'set', 'getopts', 'cd', 'pwd']);
-const loopCmdCache = new WeakMap<object, Set<string> | null>();
-
-/** The command names a loop runs, when all are literal readAheadSafe builtins and it has no substitution, function definition or background job; else null. */
-function loopCommands(c: Command): Set<string> | null {
-  let r = loopCmdCache.get(c);
-  if (r === undefined) {
-    const names = new Set<string>();
-    r = onlySafeCommands(c, names) ? names : null;
-    loopCmdCache.set(c, r);
-  }
-  return r;
-}
-
-function onlySafeCommands(n: unknown, names: Set<string>): boolean {
-  if (Array.isArray(n)) { for (const x of n) if (!onlySafeCommands(x, names)) return false; return true; }
-  if (n === null || typeof n !== 'object') return true;
-  const o = n as Record<string, unknown>;
-  switch (o['type']) {
-    case 'CmdSubst': case 'ProcSubst': case 'FuncDecl': case 'CoprocClause': case 'Subshell': return false;
-    case 'Stmt': if (o['Background'] || o['Coprocess']) return false; break;
-    case 'CallExpr': {
-      const w = (o as unknown as CallExpr).Args[0];
-      if (w) {
-        const p = w.Parts.length === 1 ? w.Parts[0]! : undefined;
-        if (!p || p.type !== 'Lit' || !readAheadSafe.has(p.Value)) return false;
-        names.add(p.Value);
-      }
-      break;
-    }
-  }
-  for (const k in o) if (k !== 'type' && !onlySafeCommands(o[k], names)) return false;
-  return true;
 }
 
 /** Builtins that assign variables: an arithmetic error assigning names them. */
@@ -2265,9 +1772,6 @@ interface FuncFrame {
   params: string[]; source: SourceInfo; pos: number; loop: number;
   ret: string | undefined; debug: string | undefined; err: string | undefined; lastArg: string;
 }
-
-/** caseSync's structural check per `case`: its word and every pattern expand synchronously. */
-const syncCases = new WeakMap<CaseClause, boolean>();
 
 const commandPositions = new WeakMap<Stmt, number>();
 /** Where bash numbers a statement: a simple command's is where its second word ends (its parser's lookahead). */
