@@ -1,47 +1,60 @@
-// The evaluator: shell state (variables, functions, options, fds, cwd) and execution of
-// statements and commands. Expansion lives in expand.ts, builtins in builtins.ts, external
-// processes in exec.ts, private commands in registry.ts.
+// The shell: its state (variables, functions, options, fds, jobs, traps, positions), the
+// variable store, and the dispatch every statement goes through (stmts, stmt, cmd). The work of
+// each kind of statement and command is in a module of its own, called as `f(sh, …)` (these
+// modules import Shell as a type only; what other parts call stays a method here, one line
+// into the module):
+//   statements.ts        the statement fast path (stmtSync), `if`, `&&`/`||`, a statement's redirections
+//   compound-commands.ts `while`/`until`, `for`, `select`, `case`
+//   pipelines.ts         `a | b`; jobs.ts: `cmd &`, coprocesses, the job table
+//   subshells.ts         `( … )`, `$( )`, `<( )`, runSubshell
+//   simple-commands.ts   simple commands and the dispatch to function, builtin, private command, external
+//   assignments.ts       assignments, array literals, `declare`/`local` statements
+//   functions.ts         defining and calling functions
+//   redirections.ts      redirections and here-documents
+//   traps.ts             EXIT, ERR, DEBUG, RETURN and signal traps
+//   top-level.ts         reading a script, -c string, sourced file or eval string line by line
+//   arithmetic.ts        `((…))`/`let` evaluation and bash's texts for arithmetic errors
+//   tracing.ts           xtrace lines and `time`
+//   messages.ts          line numbers and error messages
+// Expansion lives in words/expand.ts, builtins in builtins/, external processes in external.ts,
+// private commands in private/registry.ts.
 import * as fs from 'node:fs';
-import {
-  Tok, type ArithmExpr, type ArrayExpr, type Assign, type BinaryCmd, type CallExpr, type Command, type DeclClause, type File, type IfClause,
-  type ParamExp, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
-} from '../syntax/ast.ts';
+import { Tok, type ArithmExpr, type Assign, type CallExpr, type Command, type DeclClause, type File, type ParamExp, type ProcSubst, type Stmt, type TestExpr, type Word, type WordPart } from '../syntax/ast.ts';
 import { Arith, ArithError, hardArith } from '../words/arith.ts';
 import { Expander, scalarValue } from '../words/expand.ts';
-import { ansiC, assocKeyNeedsQuotes, dquote, shellQuote, singleQuote, traceWord } from '../words/quoting.ts';
+import { assocKeyNeedsQuotes, dquote } from '../words/quoting.ts';
 import { charUnits, hasHighBytes, hasUtf8Codeset, isUtf8LocaleName, localeExists, localeFallbacks, mapCharCase } from '../words/utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
-import { FdTable, OsFd, isSigPipe, makePipe, tryWriteSync } from './io.ts';
+import { FdTable, OsFd, isSigPipe, tryWriteSync } from './io.ts';
 import { parse } from '../syntax/parser.ts';
-import { arithTextWord, badAssigns, badFuncNames, rawArith, type DeferredParseError } from '../syntax/reparse.ts';
-import { builtins, specialBuiltins, syncBuiltins, shellOptsString, type DeclItem } from '../builtins/builtins.ts';
-import { runExternal, lookPath, noShebangScript } from './external.ts';
+import { arithTextWord, rawArith, type DeferredParseError } from '../syntax/reparse.ts';
+import { shellOptsString, type DeclItem } from '../builtins/builtins.ts';
 import { fromBytes } from './byte-strings.ts';
-import { errnoMsg } from './errno-message.ts';
 import type { Options } from './options.ts';
-import { cloneVar, maxKey, savedOpts, tempScopes, type Var } from '../variables/var.ts';
-import { scriptRunner } from './script-runner.ts';
-import { wordEnd, wordRange, wordSource } from '../syntax/word-range.ts';
-import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from '../private/registry.ts';
-import { evalTest, evalTestTraced, testSyncable } from '../words/conditional.ts';
-import { printCommand, printFunction } from '../syntax/printer.ts';
+import { cloneVar, maxKey, type Var } from '../variables/var.ts';
+import { wordEnd } from '../syntax/word-range.ts';
+import { evalTest, evalTestTraced } from '../words/conditional.ts';
+import { printCommand } from '../syntax/printer.ts';
 import { bucketOrder } from './bash-hash-order.ts';
 import type { CommandHash } from './command-hash.ts';
 import type { CompletionSpecs } from '../builtins/completion-specs.ts';
 import { virtualPid } from './virtual-pids.ts';
-import { isName } from '../syntax/names.ts';
-import { isRestricted, slashCommandError } from './restricted.ts';
+import { isRestricted } from './restricted.ts';
 import { HistoryList } from '../syntax/history.ts';
-import { lineOf, setSource, err, errLine, errSourceName, writeFdSync, writeFd } from './messages.ts';
-import { trace, traceRaw, timeClause } from './tracing.ts';
-import { arithAst, arithSync, subscriptError, arithCmdError, arithSource, spliceArith, arithRange } from './arithmetic.ts';
-import { runPendingTraps, evalTrap, errTrap, returnTrap, debugTrap } from './traps.ts';
-import { dropCoprocFds, runSubshell, cmdSubst, procSubst, releaseProcSubst, subshell } from './subshells.ts';
-import { pathBuf, openBuf, withRedirs, applyRedirs, redirectsStdin } from './redirections.ts';
-import { background, coproc, signalEnds, cleanupDeadJobs, waitAll, loneJobs, settleLoneJobs } from './jobs.ts';
-import { runFile, topLevel, evalString, syntaxError } from './top-level.ts';
-import { assignValue, assignOnlySync, assignsOnlySync, assignValueSync, assignTraced, assignArray, declClause, localSync } from './assignments.ts';
-import { forClause, caseClause, caseSync, whileClause } from './compound-commands.ts';
+import { err, errLine, errSourceName, lineOf, setSource, writeFd, writeFdSync } from './messages.ts';
+import { evalString, runFile, syntaxError, topLevel } from './top-level.ts';
+import { debugTrap, errTrap, evalTrap, returnTrap, runPendingTraps } from './traps.ts';
+import { cmdSubst, procSubst, releaseProcSubst, subshell } from './subshells.ts';
+import { background, cleanupDeadJobs, coproc, signalEnds, waitAll } from './jobs.ts';
+import { andOr, ifFrom, stmtInner, stmtSync, subshellCommand } from './statements.ts';
+import { caseClause, forClause, whileClause } from './compound-commands.ts';
+import { pipeline } from './pipelines.ts';
+import { assignArray, assignOnlySync, declClause } from './assignments.ts';
+import { call, callArgs, LOCALE_VARS } from './simple-commands.ts';
+import { callFunc, funcDecl, functionText, saveLocalOpts } from './functions.ts';
+import { arithAst, arithCmdError, arithRange, arithSync, spliceArith, subscriptError } from './arithmetic.ts';
+import { timeClause, trace, traceRaw } from './tracing.ts';
+import { openBuf, pathBuf } from './redirections.ts';
 
 /**
  * `signal`: the job was killed by this signal; `notified`: bash's status message was shown.
@@ -812,7 +825,7 @@ export class Shell {
   }
 
   // ---- positions and errors -----------------------------------------------------------------
-
+  // (messages.ts: line numbers and the shell's messages)
   cMode = false;
   noC = false;
   traceLevel = 1;
@@ -845,10 +858,51 @@ export class Shell {
     return s;
   }
 
-  // ---- top level -------------------------------------------------------------------------
-
+  // ---- state the execution modules keep on the shell -------------------------------------
+  // top-level.ts, traps.ts
   /** Set when the shell sent itself a fatal signal: the CLI dies by it after the EXIT trap. */
   fatalSignal = 0;
+  /** Trapped signals that arrived while a command ran (set by the CLI's handlers). */
+  pendingSigs: string[] = [];
+  /** How many signals the CLI catches for traps (shared by subshells). */
+  get signalTraps(): number { return signalListeners.count; }
+  /** evalString's string had a syntax error (read by `eval`). */
+  evalSyntaxError = false;
+  inErrTrap = false;
+  inReturnTrap = false;
+  inDebugTrap = false;
+  /** Traps running: $BASH_COMMAND keeps the command that triggered them. */
+  trapDepth = 0;
+  sourcing = 0;
+  onTrapChange: ((sig: string) => void) | undefined;
+  // statements.ts, simple-commands.ts, assignments.ts (and stmt() here)
+  /** An error of stmtSync, thrown again by the stmt() that runs the same statement next. */
+  replayError: { e: unknown } | undefined;
+  /** Items localSync expanded for a `local` that declined to run without a promise. */
+  replayDecl: { c: DeclClause; items: DeclItem[] } | undefined;
+  /** Arguments commandSync expanded for a builtin that declined to run without a promise. */
+  replayArgs: { c: CallExpr; args: string[] } | undefined;
+  /**
+   * The command being run, for $BASH_COMMAND: a statement of the source text `curCmdSrc`, or the
+   * text of a loop/case head (two fields, not a pair: this is set for every statement).
+   */
+  curCmd: Stmt | string | undefined;
+  curCmdSrc = '';
+  /** $BASH_COMMAND's text of curCmd. */
+  curCmdText(): string {
+    const c = this.curCmd;
+    return typeof c === 'string' || !c ? c ?? '' : printCommand(this.curCmdSrc, c);
+  }
+  redirFailed: Stmt | undefined;
+  /** Set by a builtin's usage error (bash's EX_USAGE…): a POSIX special builtin run directly then exits the shell. */
+  usageFailed = false;
+  /** `command` builtins running: POSIX mode's assignment errors under them do not exit. */
+  commandBuiltin = 0;
+  /** bash's jump_to_top_level(FORCE_EOF) in POSIX mode: exit, with 127 at the top of `-c`. */
+  forceEof(status = 1): ExitSignal { return new ExitSignal(this.cMode && this.subshell === 0 ? 127 : status); }
+  /** Running command_not_found_handle: a command it does not find is not handed to it again. */
+  inCnfHandle = false;
+  // subshells.ts, pipelines.ts, jobs.ts, compound-commands.ts
   /** A statement whose failure runs no ERR trap (an async simple command). */
   noErrTrap: Stmt | undefined;
   /** The `( … )` a pipeline stage's shell runs as its own body (bash forks once for it). */
@@ -857,15 +911,24 @@ export class Shell {
   ownCmd: { stmt: Stmt; src: string; line: number } | undefined;
   /** The `( … )` statement about to run (its text for ownCmd; $BASH_COMMAND names it only while ERR is trapped). */
   subshellStmt: Stmt | undefined;
-  /** Trapped signals that arrived while a command ran (set by the CLI's handlers). */
-  pendingSigs: string[] = [];
-  /** How many signals the CLI catches for traps (shared by subshells). */
-  get signalTraps(): number { return signalListeners.count; }
+  /** In a pipeline stage that is a `while` loop: the stage's own pipe (its stdin), see readAheadFd. */
+  stageStdin: OsFd | undefined;
+  onSpawn: ((pid: number) => void) | undefined;
+  /** No status message for a command killed by a signal (command substitutions, non-last pipeline stages). */
+  quietSignals = false;
+  /** Signal that killed the last external command (0: it exited). */
+  killedBy = 0;
+  lastSubstStatus: number | undefined;
+  procSubstCleanups: (() => void)[] = [];
+  // tracing.ts, functions.ts
+  /** A declaration's stderr before its own redirections: bash traces it before it applies them. */
+  traceStderr: OsFd | undefined;
+  /** Function calls in progress on the JavaScript stack (callFunc without a promise). */
+  syncCalls = 0;
+  /** `local -`: the set options as they were, restored when the function returns (per function depth). */
+  localDash: Map<number, { opts: Options; setOpts: Map<string, boolean> }> | undefined;
 
-  /** evalString's string had a syntax error (read by `eval`). */
-  evalSyntaxError = false;
-
-  // ---- statements ------------------------------------------------------------------------
+  // ---- statements: the central dispatch --------------------------------------------------
   /**
    * Runs a statement list. The leading statements stmtSync can run take no promise at all (in
    * loop bodies, most often all of them): the status comes back as a number then, and hot loops
@@ -873,7 +936,7 @@ export class Shell {
    */
   stmts(list: Stmt[]): number | Promise<number> {
     for (let i = 0; i < list.length; i++) {
-      const q = this.stmtSync(list[i]!);
+      const q = stmtSync(this, list[i]!);
       if (typeof q !== 'number') return this.stmtList(list, i, q ?? this.stmt(list[i]!));
     }
     return list.length === 0 ? 0 : this.status;
@@ -884,107 +947,10 @@ export class Shell {
     let st = await first;
     // (index loops on hot paths: for…of allocates an iterator result per step until optimized)
     for (let i = from + 1; i < list.length; i++) {
-      const q = this.stmtSync(list[i]!);
+      const q = stmtSync(this, list[i]!);
       st = typeof q === 'number' ? q : await (q ?? this.stmt(list[i]!));
     }
     return st;
-  }
-
-  /**
-   * stmt() without a promise for the statements loops run most — assignments whose words expand
-   * synchronously, and `((…))` whose expression does — taking the same steps as stmt() when
-   * nothing around them waits (no pending signal or cancellation, no DEBUG trap, no xtrace; for
-   * `((…))`, no errexit or ERR trap that its status could set off). undefined: nothing was done,
-   * run stmt(). An error is handed to stmt() (`replayError`), which reports it like its own.
-   * Keep in step with stmt().
-   */
-  private stmtSync(st: Stmt): number | Promise<number> | undefined {
-    const c = st.Cmd;
-    if (!c || st.Redirs.length !== 0 || st.Negated || st.Background) return undefined;
-    if (this.pendingSigs.length > 0 || this.traps.has('DEBUG') || this.opts.xtrace || this.cancelStatus.value !== 0 || this.jobKill.sig !== 0) return undefined;
-    // (a declined statement's error or arguments wait for the stmt() that runs it next)
-    if (this.replayError !== undefined || this.replayArgs !== undefined || this.replayDecl !== undefined) return undefined;
-    switch (c.type) {
-      case 'CallExpr':
-        if (c.Args.length !== 0) return this.commandSync(st, c);
-        // (assignments without command substitution have status 0: no ERR trap, no errexit)
-        if (!assignsOnlySync(this, c)) return undefined;
-        this.startSync(st);
-        try { return this.endSync(assignOnlySync(this, c, true)!); } catch (e) { this.replayError = { e }; return undefined; }
-      case 'ArithmCmd':
-        if (!c.X || !this.arith.canSync(c.X) || this.errexitArmed()) return undefined;
-        this.startSync(st);
-        try { return this.endSync(this.arithSync(c.X, c.Left + 2, c.Right) !== 0n ? 0 : 1); } catch (e) { this.replayError = { e: arithCmdError(e) }; return undefined; }
-      case 'TestClause':
-        if (!testSyncable(this, c.X) || this.errexitArmed()) return undefined;
-        this.startSync(st);
-        try {
-          const r = evalTest(this, c.X);
-          // (a promise only after an arithmetic error it reports)
-          return typeof r === 'number' ? this.endSync(r) : r.then((v) => this.endSync(v));
-        } catch (e) { this.replayError = { e }; return undefined; }
-      case 'BinaryCmd':
-        if (c.Op !== Tok.andAnd && c.Op !== Tok.orOr) return undefined;
-        this.curPos = st.Position;
-        return this.andOr(c);
-      case 'CaseClause':
-        return caseSync(this, st, c);
-      case 'Block':
-        this.curPos = st.Position;
-        return this.stmts(c.Stmts);
-      case 'DeclClause':
-        return localSync(this, st, c);
-      case 'IfClause': {
-        this.curPos = st.Position;
-        const r = this.ifFrom(c);
-        return typeof r === 'number' ? (this.status = r) : r.then((v) => (this.status = v));
-      }
-      default:
-        return undefined;
-    }
-  }
-
-  /**
-   * `x && y` / `x || y` (cmd() and stmtSync): each side through stmtSync, else stmt(); a promise
-   * only once a side needs one. errexit is off while `x` runs.
-   */
-  private andOr(c: BinaryCmd): number | Promise<number> {
-    let x: number | Promise<number>;
-    this.noErrexit++;
-    try { x = this.stmtSync(c.X) ?? this.stmt(c.X); } finally { this.noErrexit--; }
-    if (typeof x !== 'number') return this.andOrRest(c, x);
-    if ((c.Op === Tok.andAnd) !== (x === 0)) return x;
-    return this.stmtSync(c.Y) ?? this.stmt(c.Y);
-  }
-
-  /** andOr once `x` went on with a promise (errexit stays off until it ends). */
-  private async andOrRest(c: BinaryCmd, pending: Promise<number>): Promise<number> {
-    let x: number;
-    this.noErrexit++;
-    try { x = await pending; } finally { this.noErrexit--; }
-    if ((c.Op === Tok.andAnd) !== (x === 0)) return x;
-    return this.stmtSync(c.Y) ?? this.stmt(c.Y);
-  }
-
-  /** `if`/`elif`/`else` from clause `cl` on: without a promise while its conditions and branch need none. */
-  private ifFrom(cl: IfClause | null): number | Promise<number> {
-    for (; cl; cl = cl.Else) {
-      if (cl.Cond.length === 0) return this.stmts(cl.Then); // else branch
-      let cond: number | Promise<number>;
-      this.noErrexit++;
-      try { cond = this.stmts(cl.Cond); } finally { this.noErrexit--; }
-      if (typeof cond !== 'number') return this.ifAfter(cl, cond);
-      if (cond === 0) return this.stmts(cl.Then);
-    }
-    return 0;
-  }
-
-  /** ifFrom once a condition went on with a promise (errexit stays off while it runs). */
-  private async ifAfter(cl: IfClause, pending: Promise<number>): Promise<number> {
-    let cond: number;
-    this.noErrexit++;
-    try { cond = await pending; } finally { this.noErrexit--; }
-    return cond === 0 ? this.stmts(cl.Then) : this.ifFrom(cl.Else);
   }
 
   /** stmtSync's first steps, stmt()'s: the position, and the command $BASH_COMMAND shows. */
@@ -1000,9 +966,6 @@ export class Shell {
     return status;
   }
 
-  /** An error of stmtSync, thrown again by the stmt() that runs the same statement next. */
-  replayError: { e: unknown } | undefined;
-
   /** Hands what a statement stmtSync began rejected with to stmt(), to handle as its own. */
   replayIn(st: Stmt, e: unknown): Promise<number> {
     this.replayError = { e };
@@ -1013,44 +976,6 @@ export class Shell {
   errexitArmed(): boolean {
     return this.noErrexit === 0 && (this.opts.errexit || this.traps.has('ERR'));
   }
-
-  /**
-   * stmtSync for a simple command whose first word is the literal name of a function or a
-   * SyncBuiltin (no prefix assignment) and whose words expand synchronously: the steps of stmt()
-   * and call() without a promise, a function's body through callFunc (a promise once it needs
-   * one). When a builtin declines, its expanded arguments wait in `replayArgs` for the call()
-   * that stmt() makes next (expansions can have side effects).
-   */
-  private commandSync(st: Stmt, c: CallExpr): number | Promise<number> | undefined {
-    const ps = c.Args[0]!.Parts, p0 = ps[0];
-    const name = ps.length === 1 && p0?.type === 'Lit' ? p0.Value : '';
-    // (POSIX mode finds a special builtin before a function)
-    const fn = this.posix && specialBuiltins.has(name) ? undefined : this.funcs.get(name);
-    const b = fn === undefined && !this.disabled?.has(name) ? syncBuiltins.get(name) : undefined;
-    if ((fn === undefined && b === undefined) || c.Assigns.length !== 0 || this.opts.noexec || this.errexitArmed() || !this.ex.canSyncAll(c.Args)) return undefined;
-    this.startSync(st);
-    this.lastSubstStatus = undefined;
-    let args: string[], r: number | Promise<number> | undefined;
-    try {
-      args = this.ex.fieldsSync(c.Args);
-      this.lastArg = args[args.length - 1]!;
-      r = fn !== undefined ? this.callFunc(name, fn, args.slice(1)) : b!(this, args);
-    } catch (e) {
-      // (return, break and continue unwind to their function or loop as they would from stmt())
-      if (e instanceof ReturnSignal || e instanceof LoopSignal) throw e;
-      this.replayError = { e };
-      return undefined;
-    }
-    if (r === undefined) { this.replayArgs = { c, args }; return undefined; }
-    if (typeof r === 'number') return this.endSync(r);
-    // (what the function's body rejects with goes to stmt() to handle as its own)
-    return r.then((v) => this.endSync(v), (e: unknown) => this.replayIn(st, e));
-  }
-  /** Items localSync expanded for a `local` that declined to run without a promise. */
-  replayDecl: { c: DeclClause; items: DeclItem[] } | undefined;
-
-  /** Arguments commandSync expanded for a builtin that declined to run without a promise. */
-  private replayArgs: { c: CallExpr; args: string[] } | undefined;
 
   async stmt(st: Stmt): Promise<number> {
     if (this.cancelStatus.value !== 0) throw new ExitSignal(this.cancelStatus.value);
@@ -1068,7 +993,7 @@ export class Shell {
       // makes has no text: $BASH_COMMAND keeps the previous command)
       if (this.trapDepth === 0 && (st.Cmd || st.Redirs.length)) { this.curCmd = st; this.curCmdSrc = this.source.src; }
       if (this.traps.has('DEBUG')) await debugTrap(this);
-    } else if (st.Cmd?.type === 'Subshell') { this.subshellCommand(st); this.subshellStmt = st; }
+    } else if (st.Cmd?.type === 'Subshell') { subshellCommand(this, st); this.subshellStmt = st; }
     let status: number;
     // (bash ignores failures under `!` only when errexit is on as it starts: else a `set -e`
     // inside a function it calls, or the ERR trap, still sees them)
@@ -1081,7 +1006,7 @@ export class Shell {
       const c = st.Cmd;
       // (a simple command without redirections goes straight to call(), assignments without a promise at all)
       const quick = c && c.type === 'CallExpr' && st.Redirs.length === 0 ? assignOnlySync(this, c) : undefined;
-      status = quick ?? await (c && st.Redirs.length === 0 ? (c.type === 'CallExpr' ? this.call(c) : this.cmd(c)) : this.stmtInner(st));
+      status = quick ?? await (c && st.Redirs.length === 0 ? (c.type === 'CallExpr' ? call(this, c) : this.cmd(c)) : stmtInner(this, st));
     } catch (e) {
       if (e instanceof ShellError) {
         await this.err(e.message);
@@ -1117,121 +1042,18 @@ export class Shell {
     return status;
   }
 
-  /** A `( … )` about to run: bash shows it in $BASH_COMMAND then, but only while an ERR trap is set. */
-  private subshellCommand(st: Stmt): void {
-    if (this.trapDepth === 0 && this.traps.has('ERR')) { this.curCmd = st; this.curCmdSrc = this.source.src; }
-  }
-
-  inErrTrap = false;
-
-  inReturnTrap = false;
-
-  /**
-   * The command being run, for $BASH_COMMAND: a statement of the source text `curCmdSrc`, or the
-   * text of a loop/case head (two fields, not a pair: this is set for every statement).
-   */
-  curCmd: Stmt | string | undefined;
-  curCmdSrc = '';
-  /** $BASH_COMMAND's text of curCmd. */
-  curCmdText(): string {
-    const c = this.curCmd;
-    return typeof c === 'string' || !c ? c ?? '' : printCommand(this.curCmdSrc, c);
-  }
-
-  inDebugTrap = false;
-  /** Traps running: $BASH_COMMAND keeps the command that triggered them. */
-  trapDepth = 0;
-  sourcing = 0;
-  onTrapChange: ((sig: string) => void) | undefined;
-
-  functionText(name: string): string {
-    const body = this.funcs.get(name);
-    if (!body) return '';
-    return printFunction(this.funcSrc.get(name) ?? this.source.src, name, body);
-  }
-
-  private async stmtInner(st: Stmt): Promise<number> {
-    if (!st.Cmd) {
-      return withRedirs(this, st.Redirs, async () => 0, true);
-    }
-    if (st.Redirs.length === 0) return this.cmd(st.Cmd);
-    // `exec` with only redirections makes them permanent
-    const dashes = (w: Word | undefined): boolean => w === undefined || (w.Parts.length === 1 && w.Parts[0]!.type === 'Lit' && w.Parts[0]!.Value === '--');
-    const a0 = st.Cmd.type === 'CallExpr' && st.Cmd.Args.length <= 2 && dashes(st.Cmd.Args[1]) && st.Cmd.Args[0]?.Parts.length === 1 ? st.Cmd.Args[0]!.Parts[0] : undefined;
-    if (a0 && a0.type === 'Lit' && a0.Value === 'exec' && st.Cmd.type === 'CallExpr') {
-      if (this.opts.xtrace && st.Cmd.Assigns.length === 0) await this.trace(st.Cmd.Args.length > 1 ? ['exec', '--'] : ['exec']);
-      if (!this.posix) await applyRedirs(this, st.Redirs, this.fds);
-      else {
-        // (a POSIX special builtin's failed redirection exits the shell)
-        try { await applyRedirs(this, st.Redirs, this.fds); } catch (e) {
-          if (!(e instanceof ShellError)) throw e;
-          await this.err(e.message);
-          throw new ExitSignal(e.status);
-        }
-      }
-      // (prefix assignments: as for any special builtin, kept only in POSIX mode)
-      return st.Cmd.Assigns.length === 0 ? 0 : this.call(st.Cmd);
-    }
-    // a simple command expands its words before its redirections (bash order)
-    if (st.Cmd.type === 'CallExpr') return this.call(st.Cmd, st.Redirs);
-    let ran = false;
-    const inRedir = st.Redirs.some(redirectsStdin);
-    if (inRedir) this.stdinRedirected++;
-    // (a declaration is a simple command too: its xtrace line goes to the stderr before its redirections)
-    const traced = st.Cmd.type === 'DeclClause' && this.opts.xtrace && this.traceStderr === undefined;
-    if (traced) this.traceStderr = this.fds.get(2);
-    let r: number;
-    try { r = await withRedirs(this, st.Redirs, () => { ran = true; return this.cmd(st.Cmd!); }); } finally { if (inRedir) this.stdinRedirected--; if (traced) this.traceStderr = undefined; }
-    if (!ran && r !== 0) this.redirFailed = st; // a compound command's failed redirection: set -e/ERR apply
-    return r;
-  }
-  redirFailed: Stmt | undefined;
-  /** Set by a builtin's usage error (bash's EX_USAGE…): a POSIX special builtin run directly then exits the shell. */
-  usageFailed = false;
-  /** `command` builtins running: POSIX mode's assignment errors under them do not exit. */
-  commandBuiltin = 0;
-  /** bash's jump_to_top_level(FORCE_EOF) in POSIX mode: exit, with 127 at the top of `-c`. */
-  forceEof(status = 1): ExitSignal { return new ExitSignal(this.cMode && this.subshell === 0 ? 127 : status); }
-
-  /** In a pipeline stage that is a `while` loop: the stage's own pipe (its stdin), see readAheadFd. */
-  stageStdin: OsFd | undefined;
-
-  onSpawn: ((pid: number) => void) | undefined;
-  /** No status message for a command killed by a signal (command substitutions, non-last pipeline stages). */
-  quietSignals = false;
-  /** Signal that killed the last external command (0: it exited). */
-  killedBy = 0;
-
   async cmd(c: Command): Promise<number> {
     switch (c.type) {
-      case 'CallExpr': return this.call(c);
+      case 'CallExpr': return call(this, c);
       case 'Block': return this.stmts(c.Stmts);
       case 'Subshell': return subshell(this, c);
       case 'BinaryCmd': {
-        return c.Op === Tok.andAnd || c.Op === Tok.orOr ? this.andOr(c) : this.pipeline(c);
+        return c.Op === Tok.andAnd || c.Op === Tok.orOr ? andOr(this, c) : pipeline(this, c);
       }
-      case 'IfClause': return this.ifFrom(c);
+      case 'IfClause': return ifFrom(this, c);
       case 'WhileClause': return whileClause(this, c);
       case 'ForClause': return forClause(this, c);
-      case 'FuncDecl': {
-        const bad = badFuncNames.get(c.Name.Value) ?? (/[\\'"`$]/.test(c.Name.Value) ? c.Name.Value : undefined);
-        if (bad !== undefined) {
-          await this.err(`\`${bad}': not a valid identifier`);
-          if (this.posix) throw new ExitSignal(2);
-          return 1;
-        }
-        if (this.posix && (specialBuiltins.has(c.Name.Value) || !isName(c.Name.Value))) {
-          this.curPos = lastPos(c); // (bash reports the line the definition ends on)
-          await this.err(`\`${c.Name.Value}': ${isName(c.Name.Value) ? 'is a special builtin' : 'not a valid identifier'}`);
-          throw new ExitSignal(2);
-        }
-        if (this.funcAttrs.get(c.Name.Value)?.includes('r')) { await this.err(`${c.Name.Value}: readonly function`); return 1; }
-        this.funcs.set(c.Name.Value, c.Body);
-        this.funcSrc.set(c.Name.Value, this.source.src);
-        this.funcSource.set(c.Name.Value, this.source);
-        this.funcDefLine.set(c.Name.Value, this.lineOf(c.Position));
-        return 0;
-      }
+      case 'FuncDecl': return funcDecl(this, c);
       case 'CaseClause': return caseClause(this, c);
       case 'ArithmCmd': {
         let v: bigint;
@@ -1281,80 +1103,6 @@ export class Shell {
     }
   }
 
-  // ---- pipelines -------------------------------------------------------------------------
-  private async pipeline(c: Extract<Command, { type: 'BinaryCmd' }>): Promise<number> {
-    const stages: { st: Stmt; all: boolean }[] = [];
-    const flatten = (s: Stmt, all: boolean): void => {
-      if (s.Cmd && s.Cmd.type === 'BinaryCmd' && (s.Cmd.Op === Tok.or || s.Cmd.Op === Tok.orAnd) && !s.Negated && s.Redirs.length === 0 && !s.Background) {
-        flatten(s.Cmd.X, s.Cmd.Op === Tok.orAnd);
-        stages.push({ st: s.Cmd.Y, all });
-        return;
-      }
-      stages.unshift({ st: s, all });
-    };
-    flatten(c.X, c.Op === Tok.orAnd);
-    stages.push({ st: c.Y, all: false });
-    // stages[i].all: stderr of stage i also goes into the pipe
-    const n = stages.length;
-    // bash sets $BASH_COMMAND and runs the DEBUG trap in the parent before forking each stage
-    // (only for simple commands: a stage that is `((…))` or `[[…]]` does both in its subshell; a
-    // `( … )` stage sets $BASH_COMMAND when an ERR trap is set, as one outside a pipeline does)
-    for (let i = 0; i < (this.shopt.has('lastpipe') ? n - 1 : n); i++) {
-      const sst = stages[i]!.st;
-      if (this.trapDepth > 0) continue;
-      if (sst.Cmd?.type === 'Subshell') { this.subshellCommand(sst); continue; }
-      if (sst.Cmd && !simpleCmd.has(sst.Cmd.type)) continue;
-      this.curCmd = sst; this.curCmdSrc = this.source.src;
-      this.curPos = sst.Position;
-      if (this.traps.has('DEBUG')) await debugTrap(this);
-    }
-    const pipes = [];
-    for (let i = 0; i < n - 1; i++) pipes.push(makePipe());
-    const subs: Shell[] = [];
-    for (let i = 0; i < n; i++) {
-      const s = dropCoprocFds(this, this.clone());
-      if (i > 0) { s.fds.set(0, pipes[i - 1]!.r); s.stdinRedirected++; }
-      const sst = stages[i]!.st;
-      if (i > 0 && sst.Cmd?.type === 'WhileClause' && sst.Redirs.length === 0 && !sst.Background && !(i === n - 1 && this.shopt.has('lastpipe'))) s.stageStdin = pipes[i - 1]!.r;
-      // bash runs a simple command in its pipeline child and exits: its failure runs no ERR trap there
-      // (nor does a `( … )` stage there: the shell runs ERR for the last stage when it waits for it)
-      if (sst.Cmd && (simpleCmd.has(sst.Cmd.type) || sst.Cmd.type === 'Subshell') && !(i === n - 1 && this.shopt.has('lastpipe'))) s.noErrTrap = sst;
-      if (sst.Cmd?.type === 'Subshell' && !(i === n - 1 && this.shopt.has('lastpipe'))) s.stageSubshell = sst.Cmd;
-      if (i < n - 1) {
-        s.quietSignals = true;
-        s.fds.set(1, pipes[i]!.w);
-        if (stages[i]!.all) s.fds.set(2, pipes[i]!.w);
-      }
-      subs.push(s);
-    }
-    let results: number[];
-    if (this.shopt.has('lastpipe')) {
-      // the last stage runs in the current shell
-      const last = subs[n - 1]!;
-      const others = stages.slice(0, -1).map((stg, i) => runSubshell(this, (s) => s.stmt(stg.st), subs[i]!));
-      const saved = this.fds;
-      this.fds = last.fds;
-      let lastSt: number;
-      try { lastSt = await this.stmt(stages[n - 1]!.st); } finally { this.fds = saved; last.fds.releaseAll(); }
-      results = [...(await Promise.all(others)), lastSt];
-    } else {
-      results = await Promise.all(stages.map((stg, i) => runSubshell(this, (s) => s.stmt(stg.st), subs[i]!)));
-    }
-    this.setPipestatus(results);
-    this.cleanupDeadJobs();
-    const lastSt = stages[n - 1]!.st;
-    if (lastSt.Cmd?.type === 'Subshell' && !lastSt.Negated && !this.shopt.has('lastpipe') && results[n - 1] !== 0 && this.noErrexit === 0) {
-      // bash waits for a last stage that is a `( … )` as for one outside a pipeline: its failure
-      // runs the ERR trap, and exits under errexit, before the pipeline's own status is looked at
-      this.status = results[n - 1]!;
-      await errTrap(this, lastSt.Position);
-      if (this.opts.errexit) throw new ExitSignal(results[n - 1]!);
-    }
-    let st = results[n - 1]!;
-    if (this.opts.pipefail) { for (let i = n - 1; i >= 0; i--) if (results[i] !== 0) { st = results[i]!; break; } }
-    return st;
-  }
-
   setPipestatus(results: number[] | number): void {
     // after most commands: one status, and the variable is still the one set here (updated in place)
     const cur = this.scopes[0]!.get('PIPESTATUS');
@@ -1370,293 +1118,6 @@ export class Shell {
   }
   /** The PIPESTATUS variable setPipestatus created last. */
   private pipestatusVar: Var | undefined;
-
-  // ---- substitutions ---------------------------------------------------------------------
-  lastSubstStatus: number | undefined;
-
-  procSubstCleanups: (() => void)[] = [];
-
-  // ---- redirections ----------------------------------------------------------------------
-
-  // ---- simple commands -------------------------------------------------------------------
-
-  /**
-   * A simple command, in bash's order: words and prefix-assignment values are expanded first,
-   * then `redirs` are applied (so `echo $(cat f) > f` reads f before truncating it, and the
-   * xtrace line goes to the stderr in effect before the command's own redirections).
-   */
-  private async call(c: CallExpr, redirs: Redirect[] = []): Promise<number> {
-    this.lastSubstStatus = undefined;
-    if (c.Args.length === 0) {
-      this.lastArg = '';
-      for (const a of c.Assigns) {
-        if (this.opts.xtrace && !a.Array && !(badAssigns.size && badAssigns.has(a.Name!.Value))) { await assignTraced(this, a); continue; }
-        if (!assignValueSync(this, a)) await assignValue(this, a);
-        if (this.opts.xtrace) {
-          // (an array literal is traced as written: `+ a=(x "y z" $v)`)
-          const lit = a.Array ? arrayLiteralSource(this.source.src, a.Array) : undefined;
-          await this.traceRaw(`${a.Name!.Value}${a.Index ? `[${arithSource(this.source.src, a.Index) ?? ''}]` : ''}${a.Append ? '+=' : '='}${lit ?? traceWord((a.Index ? this.getElem(a.Name!.Value, this.subscriptTextSync(a.Name!.Value, a.Index)) : this.getVar(a.Name!.Value)) ?? '', false, true)}`);
-        }
-      }
-      return redirs.length === 0 ? this.lastSubstStatus ?? 0 : this.assignOnlyRedirs(redirs);
-    }
-    const replay = this.replayArgs;
-    if (replay !== undefined) this.replayArgs = undefined;
-    const args = replay?.c === c ? replay.args : this.ex.canSyncAll(c.Args) ? this.ex.fieldsSync(c.Args) : await this.ex.fields(c.Args);
-    this.lastArg = args.length ? args[args.length - 1]! : '';
-    if (args.length === 0) {
-      for (const a of c.Assigns) await assignValue(this, a);
-      return this.assignOnlyRedirs(redirs);
-    }
-    if (this.opts.noexec) return 0;
-    // prefix assignments
-    let temp: Map<string, Var> | undefined;
-    const isSpecial = specialBuiltins.has(args[0]!) && (this.posix || !this.funcs.has(args[0]!));
-    if (c.Assigns.length) {
-      if (isSpecial && this.posix) {
-        // (they stay, exported: bash keeps its temporary environment)
-        for (const a of c.Assigns) {
-          await assignValue(this, a);
-          const v = a.Index ? undefined : this.resolveVar(a.Name!.Value);
-          if (v) v.exported = true;
-        }
-      } else {
-        temp = new Map();
-        tempScopes.add(temp);
-        // each binding is visible to the values of the following ones (`a=1 b=$a cmd`)
-        this.scopes.push(temp);
-        try {
-          for (const a of c.Assigns) {
-            const name = a.Name!.Value;
-            const bad = badAssigns.size ? badAssigns.get(name) : undefined;
-            if (bad) { if (bad.discard && !bad.prefix) throw new DiscardError(bad.message); await this.err(bad.prefix ?? bad.message); continue; }
-            // bash reports a readonly prefix assignment and still runs the command without it
-            try { this.checkWritable(name); } catch (e) {
-              if (!(e instanceof ShellError)) throw e;
-              await this.err(e.message);
-              // (POSIX mode abandons the command and the rest of the line)
-              if (this.posix) throw new DiscardSignal(1);
-              continue;
-            }
-            let val = a.Value ? await this.ex.literal(a.Value, 'assign') : '';
-            if (a.Append) val = (this.getVar(name) ?? '') + val;
-            temp.set(name, { str: val, exported: true });
-          }
-        } finally {
-          const i = this.scopes.lastIndexOf(temp);
-          if (i >= 0) this.scopes.splice(i, 1);
-        }
-      }
-    }
-    if (this.opts.xtrace) {
-      // (bash traces each prefix assignment on its own line)
-      if (temp) for (const [k, v] of temp) await this.traceRaw(`${k}=${traceWord(v.str ?? '', this.utf8Locale(), true)}`);
-      await this.trace(args);
-    }
-    if (!temp && redirs.length === 0) return this.callArgs(args);
-    const run = async (): Promise<number> => {
-      if (!temp) return this.callArgs(args);
-      this.scopes.push(temp);
-      // (bash sets the locale of a builtin's or function's temporary LC_ variables, and back after)
-      // (for another command only once it ran, when the binding is gone)
-      let lc: string[] | undefined;
-      for (const k of temp.keys()) if (LOCALE_VARS.has(k)) (lc ??= []).push(k);
-      if (lc && (this.funcs.has(args[0]!) || builtins.has(args[0]!))) for (const k of lc) this.localeChanged(k);
-      try { return await this.callArgs(args, temp); } finally {
-        const i = this.scopes.lastIndexOf(temp);
-        if (i >= 0) this.scopes.splice(i, 1);
-        if (lc) for (const k of lc) this.localeChanged(k);
-      }
-    };
-    if (!redirs.length) return run();
-    // (restricted: a disk command named with a `/` fails before its redirections are made)
-    if (isRestricted(this) && args[0]!.includes('/') && !this.funcs.has(args[0]!) && !builtins.has(args[0]!)) return this.callArgs(args);
-    if (!(isSpecial && this.posix)) return withRedirs(this, redirs, run);
-    // (a POSIX special builtin's failed redirection exits the shell)
-    let ran = false;
-    const r = await withRedirs(this, redirs, () => { ran = true; return run(); });
-    if (!ran) throw new ExitSignal(r);
-    return r;
-  }
-
-  /** Redirections of a command without words (`x=1 >f`, `>f`): opened, then closed. */
-  private async assignOnlyRedirs(redirs: Redirect[]): Promise<number> {
-    const st = this.lastSubstStatus ?? 0;
-    if (redirs.length === 0) return st;
-    const r = await withRedirs(this, redirs, async () => 0, true);
-    return r !== 0 ? r : st;
-  }
-
-  /** A declaration's stderr before its own redirections: bash traces it before it applies them. */
-  traceStderr: OsFd | undefined;
-
-  /** Dispatch after expansion: function, builtin, private command, external. */
-  async callArgs(args: string[], temp?: Map<string, Var>, opts: { noFunc?: boolean } = {}): Promise<number> {
-    const name = args[0]!;
-    if (!opts.noFunc && !(this.posix && specialBuiltins.has(name))) {
-      const fn = this.funcs.get(name);
-      if (fn) return this.callFunc(name, fn, args.slice(1));
-    }
-    const b = this.disabled?.has(name) ? undefined : builtins.get(name);
-    if (b) {
-      try {
-        this.usageFailed = false;
-        const st = await b(this, args);
-        if (this.usageFailed) {
-          this.usageFailed = false;
-          // (POSIX: a special builtin's usage error exits the shell, unless run through `command`, or
-          // where errexit would not act either: a condition, the left of `&&`/`||`, under `!`)
-          if (this.posix && !opts.noFunc && this.noErrexit === 0 && specialBuiltins.has(name)) throw new ExitSignal(st);
-        }
-        return st;
-      } catch (e: any) {
-        if (e instanceof ArithError && ASSIGNING_BUILTINS.has(name)) e.inBuiltin(name);
-        if (e && typeof e.code === 'string' && (e.code === 'EBADF' || e.code === 'EIO' || e.code === 'ENOSPC')) {
-          await this.err(`${name}: write error: ${errnoMsg(e)}`);
-          return 1;
-        }
-        throw e;
-      }
-    }
-    const pc = getPrivateCommand(name);
-    if (pc) return this.callPrivate(pc, args);
-    const rs = slashCommandError(this, name);
-    if (rs) { await this.err(rs); return 1; }
-    return this.external(args, temp);
-  }
-
-  /**
-   * Runs a function: without a promise when stmtSync takes its body whole and no RETURN trap is
-   * set when it ends, else the rest through a promise (finishFunc).
-   */
-  callFunc(name: string, body: Stmt, args: string[]): number | Promise<number> {
-    // (bash's FUNCNEST: past it the call abandons the command line, as execute_function's DISCARD)
-    const nest = this.funcDepth > 0 ? this.getVar('FUNCNEST') : undefined;
-    if (nest !== undefined && /^\s*[0-9]{1,9}\s*$/.test(nest) && Number(nest) > 0 && this.funcDepth >= Number(nest)) {
-      // (the line bash names: in a script file that of the calling function's definition in the
-      // cases compared, under -c the call's; doc/interpreter.md "Not yet")
-      const def = this.cMode ? undefined : this.funcDefLine.get(this.funcNames[this.funcNames.length - 1] ?? '');
-      const line = def ?? this.lineOf(this.curPos);
-      const msg = `${this.errSourceName()}: line ${line}: ${name}: maximum function nesting level exceeded (${this.funcDepth})\n`;
-      return this.writeFd(2, msg).catch(() => undefined).then(() => { throw new DiscardSignal(1); });
-    }
-    const f = this.enterFunc(name, body, args);
-    let r: number | Promise<number> | undefined;
-    // Each level of recursion without a promise costs a few dozen JavaScript frames: past
-    // SYNC_CALLS levels the body starts from a fresh stack, in a microtask.
-    if (this.syncCalls >= SYNC_CALLS) return this.finishFunc(f, Promise.resolve().then(() => this.stmt(body)));
-    this.syncCalls++;
-    try { r = this.stmtSync(body); } catch (e) {
-      if (!(e instanceof ReturnSignal)) { this.leaveFunc(f); throw e; }
-      r = e.status;
-    } finally { this.syncCalls--; }
-    if (typeof r === 'number' && !this.traps.has('RETURN')) { this.leaveFunc(f); return r; }
-    return this.finishFunc(f, r ?? this.stmt(body));
-  }
-
-  /** Function calls in progress on the JavaScript stack (callFunc without a promise). */
-  private syncCalls = 0;
-
-  /** callFunc once its body went on with a promise: `return`, the RETURN trap, then leaveFunc. */
-  private async finishFunc(f: FuncFrame, body: number | Promise<number>): Promise<number> {
-    try {
-      let st: number;
-      try { st = await body; } catch (e) {
-        if (e instanceof ReturnSignal) st = e.status;
-        else throw e;
-      }
-      await this.returnTrap();
-      return st;
-    } finally { this.leaveFunc(f); }
-  }
-
-  /** A function's frame: parameters, a scope, FUNCNAME/BASH_LINENO entries, its source, its traps. */
-  private enterFunc(name: string, body: Stmt, args: string[]): FuncFrame {
-    const f: FuncFrame = { params: this.params, source: this.source, pos: this.curPos, loop: this.loopDepth, ret: this.traps.get('RETURN'), debug: this.traps.get('DEBUG'), err: undefined, lastArg: args.length ? args[args.length - 1]! : name };
-    this.params = args;
-    this.scopes.push(new Map());
-    this.funcDepth++;
-    this.funcNames.push(name);
-    this.funcLines.push(this.lineOf(this.curPos));
-    const fsrc = this.funcSource.get(name);
-    this.funcFiles.push(fsrc?.file ?? '');
-    if (fsrc && this.funcs.get(name) === body) this.source = fsrc;
-    this.loopDepth = 0;
-    // bash: a RETURN trap is not inherited by functions (no functrace); one set inside fires on return.
-    // Nor is the ERR trap without errtrace: one set inside is the function's, and stays after it
-    // unless it is unset again (then the caller's comes back).
-    if (!this.opts.errtrace) f.err = this.traps.get('ERR');
-    if (f.ret !== undefined) this.traps.delete('RETURN');
-    if (f.debug !== undefined) this.traps.delete('DEBUG');
-    if (f.err !== undefined) this.traps.delete('ERR');
-    return f;
-  }
-
-  /** `local -`: the set options as they were, restored when the function returns (per function depth). */
-  localDash: Map<number, { opts: Options; setOpts: Map<string, boolean> }> | undefined;
-  saveLocalOpts(): void {
-    const m = (this.localDash ??= new Map());
-    if (!m.has(this.funcDepth)) m.set(this.funcDepth, { opts: { ...this.opts }, setOpts: new Map(this.setOpts) });
-  }
-
-  private leaveFunc(f: FuncFrame): void {
-    const dash = this.localDash?.get(this.funcDepth);
-    if (dash) { this.localDash!.delete(this.funcDepth); Object.assign(this.opts, dash.opts); this.setOpts = dash.setOpts; }
-    if (f.ret !== undefined) this.traps.set('RETURN', f.ret);
-    if (f.debug !== undefined) this.traps.set('DEBUG', f.debug);
-    if (f.err !== undefined && !this.traps.has('ERR')) this.traps.set('ERR', f.err);
-    this.loopDepth = f.loop;
-    this.source = f.source; this.curPos = f.pos;
-    this.funcNames.pop();
-    this.funcLines.pop();
-    this.funcFiles.pop();
-    this.funcDepth--;
-    const sc = this.scopes.pop();
-    const saved = sc && savedOpts.get(sc);
-    if (saved) Object.assign(this.opts, saved); // (`local -`)
-    this.params = f.params;
-    this.lastArg = f.lastArg; // ($_ is the call's last word again, not the body's)
-  }
-
-  async callPrivate(pc: PrivateCommand, args: string[]): Promise<number> {
-    const ctx = new PrivateContextImpl(this, args);
-    try {
-      return await pc(ctx);
-    } catch (e) {
-      if (isSigPipe(e)) return 141;
-      if (e instanceof ExitSignal || e instanceof ShellError) throw e;
-      await this.writeFd(2, `${args[0]}: ${(e as Error)?.message ?? String(e)}\n`).catch(() => undefined);
-      return 1;
-    }
-  }
-
-  /** Running command_not_found_handle: a command it does not find is not handed to it again. */
-  inCnfHandle = false;
-
-  async external(args: string[], temp?: Map<string, Var>): Promise<number> {
-    if (loneJobs.size) await settleLoneJobs();
-    const name = args[0]!;
-    const found = lookPath(this, name, true);
-    const cnf = found.error === 'command not found' && !name.includes('/') && !this.inCnfHandle ? this.funcs.get('command_not_found_handle') : undefined;
-    if (cnf) {
-      // (bash runs the handler in a separate environment, with the command and its arguments)
-      const sub = dropCoprocFds(this, this.clone());
-      sub.inCnfHandle = true;
-      return runSubshell(this, async (sh) => sh.callFunc('command_not_found_handle', cnf, args), sub);
-    }
-    if (found.error) {
-      // a remembered file that vanished fails in bash's forked child, whose message has no line
-      if (found.display && !this.cMode) await this.err(`${found.display}: ${found.error}`);
-      else if (found.path) await this.writeFd(2, `${this.errName}: ${found.display ?? found.path}: ${found.error}\n`).catch(() => undefined);
-      else await this.err(`${found.status === 127 && /[\x00-\x1f\x7f]/.test(name) && !name.includes('/') ? shellQuote(name) : name}: ${found.error}`); // (bash quotes a name with control characters)
-      return found.status;
-    }
-    void temp;
-    const script = noShebangScript(found.path!);
-    if (script === 'binary') { await this.err(`${name}: cannot execute binary file: Exec format error`); return 126; }
-    if (script && scriptRunner) return scriptRunner(this, script, args);
-    return runExternal(this, found.path!, args);
-  }
 
   // ---- what other parts call: entries into the modules that do the work ------------------
   lineOf(pos: number): number { return lineOf(this, pos); }
@@ -1680,6 +1141,10 @@ export class Shell {
   pathBuf(p: string): Buffer { return pathBuf(this, p); }
   openBuf(p: string, t?: FdTable): Buffer { return openBuf(this, p, t); }
   assignArray(name: string, a: Assign, assocHint: boolean, traced?: boolean, decl?: boolean): Promise<void> { return assignArray(this, name, a, assocHint, traced, decl); }
+  callArgs(args: string[], temp?: Map<string, Var>, opts?: { noFunc?: boolean }): Promise<number> { return callArgs(this, args, temp, opts); }
+  callFunc(name: string, body: Stmt, args: string[]): number | Promise<number> { return callFunc(this, name, body, args); }
+  saveLocalOpts(): void { saveLocalOpts(this); }
+  functionText(name: string): string { return functionText(this, name); }
   arithAst(e: ArithmExpr, start?: number, end?: number): Promise<bigint> { return arithAst(this, e, start, end); }
   arithSync(e: ArithmExpr, start?: number, end?: number): bigint { return arithSync(this, e, start, end); }
   private subscriptError(err: unknown, p: ParamExp): void { subscriptError(this, err, p); }
@@ -1704,29 +1169,12 @@ function epochRealtime(): string {
   return `${Math.floor(us / 1e6)}.${String(us % 1e6).padStart(6, '0')}`;
 }
 
-/** The variables bash's sv_locale watches. */
-const LOCALE_VARS = new Set(['LANG', 'LC_ALL', 'LC_CTYPE', 'LC_COLLATE', 'LC_MESSAGES', 'LC_NUMERIC', 'LC_TIME']);
-
-/** The position of the last token in an AST node (the largest position in it). */
-function lastPos(n: unknown): number {
-  if (Array.isArray(n)) return n.reduce((m: number, x) => Math.max(m, lastPos(x)), 0);
-  if (!n || typeof n !== 'object') return 0;
-  let max = 0;
-  for (const [k, v] of Object.entries(n)) max = Math.max(max, typeof v === 'number' ? (k === 'Op' || k === 'Names' ? 0 : v) : lastPos(v));
-  return max;
-}
-
 function onlyArr(v: Var): boolean {
   return v.str === undefined && !v.assoc && !v.exported && !v.readonly && !v.integer && !v.lower && !v.upper && !v.capcase && !v.trace && !v.nameref && !v.local && !v.declOnly;
 }
 
-/** Builtins that assign variables: an arithmetic error assigning names them. */
-const ASSIGNING_BUILTINS = new Set(['declare', 'typeset', 'local', 'export', 'readonly', 'read', 'printf', 'mapfile', 'readarray', 'getopts']);
-
 /** Commands that set $BASH_COMMAND and trigger the DEBUG trap. */
 const tracedCmd = new Set(['CallExpr', 'TestClause', 'ArithmCmd', 'DeclClause', 'LetClause']);
-/** bash's simple commands among them (`((…))` and `[[…]]` are compound). */
-const simpleCmd = new Set(['CallExpr', 'DeclClause', 'LetClause']);
 
 /** bash's iteration order for associative arrays: 1024 FNV-1 hash buckets, newest first. */
 function assocOrder(m: Map<string, string>): [string, string][] {
@@ -1741,36 +1189,6 @@ export function arithWords(e: ArithmExpr, out: Word[] = []): Word[] {
     case 'UnaryArithm': case 'ParenArithm': arithWords(e.X, out); break;
   }
   return out;
-}
-
-/** bash's sh_single_quote, as xtrace shows a declaration's array values. */
-/** An array literal's source as bash's xtrace shows it: `(elem elem …)`, words as written. */
-function arrayLiteralSource(src: string, a: ArrayExpr): string | undefined {
-  const parts: string[] = [];
-  for (const e of a.Elems) {
-    let w = e.Value ? wordSource(src, e.Value) : '';
-    // ($'…' is decoded when bash reads it: it shows the text single-quoted)
-    const r = e.Value && w !== undefined ? wordRange(e.Value) : undefined;
-    if (r) {
-      for (let i = e.Value!.Parts.length - 1; i >= 0; i--) {
-        const p = e.Value!.Parts[i]!;
-        if (p.type !== 'SglQuoted' || !p.Dollar || src[p.Left] !== '$' || p.Left < r[0] || p.Right >= r[1]) continue;
-        w = w!.slice(0, p.Left - r[0]) + singleQuote(ansiC(p.Value, false)) + w!.slice(p.Right + 1 - r[0]);
-      }
-    }
-    if (w === undefined) return undefined;
-    if (e.Index) { const i = arithSource(src, e.Index); if (i === undefined) return undefined; parts.push(`[${i}]=${w}`); } else parts.push(w);
-  }
-  return `(${parts.join(' ')})`;
-}
-
-/** How many function calls callFunc nests on the JavaScript stack before it takes a promise. */
-const SYNC_CALLS = 64;
-
-/** What enterFunc changed and leaveFunc puts back. */
-interface FuncFrame {
-  params: string[]; source: SourceInfo; pos: number; loop: number;
-  ret: string | undefined; debug: string | undefined; err: string | undefined; lastArg: string;
 }
 
 const commandPositions = new WeakMap<Stmt, number>();
