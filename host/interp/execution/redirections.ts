@@ -4,7 +4,6 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { nextJobSeq } from './virtual-pids.ts';
 import type { Shell } from './runner.ts';
 import { Tok, type Redirect } from '../syntax/ast.ts';
 import { hardArith } from '../words/arith.ts';
@@ -13,6 +12,7 @@ import { FdTable, OsFd, makePipe, openFile, openPath, writeAll } from './io.ts';
 import { errnoMsg } from './errno-message.ts';
 import { wordSource } from '../syntax/word-range.ts';
 import { redirectError } from './restricted.ts';
+import { nextJobSeq } from './virtual-pids.ts';
 import { releaseProcSubst } from './subshells.ts';
 
 export function pathBuf(sh: Shell, p: string): Buffer { return Buffer.from(path.resolve(sh.cwd, p), 'latin1'); }
