@@ -31,7 +31,7 @@ export class OsFd {
   closeWhenFlushed = false;
   /**
    * > 0 while in-process readers may read ahead (more than they consume) from this open file:
-   * only while nothing else can read it (see Shell.readAheadFd). Bytes read ahead wait in
+   * only while nothing else can read it (see readAheadFd, compound-commands.ts). Bytes read ahead wait in
    * `rbuf` (from `rpos`), and every in-process read (readByteSync, readSome) takes them first.
    */
   readAhead = 0;

@@ -11,6 +11,15 @@ export function virtualPid(): number {
   return ++next;
 }
 
+/**
+ * One sequence for `Job.id` (jobs.ts, subshells.ts: `%N` falls back to it) and the names of
+ * here-document temp files (redirections.ts), in the order they are made.
+ */
+let jobSeq = 0;
+export function nextJobSeq(): number {
+  return ++jobSeq;
+}
+
 export function isVirtualPid(pid: number): boolean {
   return pid > FIRST_VIRTUAL_PID;
 }
