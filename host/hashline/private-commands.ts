@@ -1,11 +1,11 @@
 // The hashline private commands of the shell worker (issue 15, first part): `hread`, `hgrep`,
-// `hsymbol` and `inspect_file`, registered in the interpreter's private-command registry, so they run inside a
-// Bash or sh body with its pipes, redirections, cwd and status like any command — and exist nowhere
+// `hsymbol` and `inspect_file`, the private commands the worker gives its interpreter (its handlers'
+// privateCommand: host/interp/execution/handlers.ts), so they run inside a Bash or sh body with its pipes, redirections, cwd and status like any command — and exist nowhere
 // else (no PATH entry, no frontend). They read files as the shell does, under Codex's sandbox;
 // `hread @shell/<id>` reads the thread's retained script through the confined storage.
 import { isAbsolute, resolve } from 'node:path';
 import { parseLineRange, type LineRange } from '../../isolates/core-v1/operands.ts';
-import { registerPrivateCommand, type PrivateContext } from '../interp/private/registry.ts';
+import type { PrivateCommand, PrivateContext } from '../interp/private/registry.ts';
 import { runtimeBasePath, verifyRuntimeBase } from '../runtime/runtime-base.ts';
 import { readRegularFile } from '../shell/confined-dir.ts';
 import { readRetainedScript } from '../shell/thread-storage.ts';
@@ -20,12 +20,12 @@ export const MAX_FILE_BYTES = 256 * 1024 * 1024;
 
 type Source = { ok: true; display: string; bytes: Uint8Array } | { ok: false; error: string; status: number };
 
-export function registerHashlineCommands(): void {
-  registerPrivateCommand('hread', hread);
-  registerPrivateCommand('hgrep', hgrepCommand);
-  registerPrivateCommand('hsymbol', hsymbolCommand);
-  registerPrivateCommand('inspect_file', inspectFile);
-}
+const HASHLINE_COMMANDS: ReadonlyMap<string, PrivateCommand> = new Map([
+  ['hread', hread], ['hgrep', hgrepCommand], ['hsymbol', hsymbolCommand], ['inspect_file', inspectFile],
+]);
+
+/** The hashline command called `name`, if any (the worker's privateCommand handler). */
+export function hashlineCommand(name: string): PrivateCommand | undefined { return HASHLINE_COMMANDS.get(name); }
 
 /** Status 0 when a definition was found, 1 when none, 2 for a bad name or path. */
 async function hsymbolCommand(ctx: PrivateContext): Promise<number> {

@@ -6,7 +6,8 @@
 // Private commands (hread, hgrep, hsymbol, inspect_file) are dispatched after expansion like any command.
 // (Other interpreters never start node: the wrapper execs them with the body on /dev/fd/3.)
 import { interpreterIdentity } from '../../isolates/core-v1/interpreter.ts';
-import { registerHashlineCommands } from '../hashline/private-commands.ts';
+import { hashlineCommand } from '../hashline/private-commands.ts';
+import { defaultHandlers } from '../interp/execution/default-handlers.ts';
 import { runInterpCli } from '../interp/launch/cli.ts';
 
 /** First argument that selects this role in the interpreter's entries (bin/shell-worker passes it). */
@@ -29,8 +30,8 @@ export async function runShellWorker(argv: readonly string[]): Promise<number> {
     process.stderr.write(`shell: not executed: ${exe} is not bash or sh (the snapshot's shell wrapper runs other interpreters)\n`);
     return EXIT_NOT_EXECUTED;
   }
-  // The private commands exist only here, inside a shell body (never on PATH, never frontends).
-  registerHashlineCommands();
+  // The private commands exist only here, inside a shell body (never on PATH, never frontends):
+  // given to this one interpreter as its handler, not registered process-wide.
   // `NAME -c -- BODY`: options first, and a body that starts with `-` stays the body. $0 is the selector.
-  return runInterpCli([...(identity === 'posix' ? ['--posix'] : []), ...middle, '-c', '--', body, exe]);
+  return runInterpCli([...(identity === 'posix' ? ['--posix'] : []), ...middle, '-c', '--', body, exe], { ...defaultHandlers, privateCommand: hashlineCommand });
 }

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
 import { runScript } from '../../host/interp/launch/cli.ts';
+import type { Handlers } from '../../host/interp/execution/handlers.ts';
 import { findSpawnAddon, setSpawnAddon } from '../../host/interp/execution/native-spawn.ts';
 
 // external commands start as they do from the CLI: through the posix_spawn addon `make build` made
@@ -76,7 +77,8 @@ export function runBash(c: Case, dir: string): Outcome {
   } finally { fs.closeSync(fin); }
 }
 
-export async function runInterp(c: Case, dir: string): Promise<Outcome> {
+/** `handlers`: what the shell is given instead of the defaults (execution/handlers.ts). */
+export async function runInterp(c: Case, dir: string, handlers?: Handlers): Promise<Outcome> {
   const inPath = path.join(dir, '.stdin');
   fs.writeFileSync(inPath, c.stdin ?? '');
   const outPath = path.join(os.tmpdir(), `interp-out-${process.pid}-${Math.random().toString(36).slice(2)}`);
@@ -89,7 +91,7 @@ export async function runInterp(c: Case, dir: string): Promise<Outcome> {
     if (c.asFile) fs.writeFileSync(path.join(dir, SCRIPT), c.script);
     const status = await runScript(Buffer.from(c.script, 'utf8'), {
       posix: !!c.posix, name: c.asFile ? SCRIPT : c.posix ? 'sh' : 'bash', fds: { 0: fin, 1: fout, 2: ferr }, cwd: dir, env: cleanEnv(dir), procGroups: true,
-      restricted: c.restricted, cMode: !c.asFile,
+      restricted: c.restricted, cMode: !c.asFile, handlers,
     });
     return { stdout: fs.readFileSync(outPath, 'latin1'), stderr: fs.readFileSync(errPath, 'latin1'), status };
   } finally {

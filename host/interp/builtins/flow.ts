@@ -9,7 +9,7 @@ import { scriptRunner } from '../execution/script-runner.ts';
 import { parseScript } from '../syntax/reparse.ts';
 import { DiscardError, ExitSignal, LoopSignal, ReturnSignal } from '../execution/errors.ts';
 import { readPath } from '../execution/io.ts';
-import { lookPath, noShebangScript, runExternal } from '../execution/external.ts';
+import { lookPath, noShebangScript } from '../execution/external.ts';
 import { isRestricted, restrictedMsg } from '../execution/restricted.ts';
 import { def, type SyncBuiltin } from './table.ts';
 import { errOut, out, usageErr } from './builtin-io.ts';
@@ -218,7 +218,7 @@ def(['exec'], async (sh, args) => {
   // (the command replaces the shell: no EXIT trap runs after it, in a subshell neither)
   sh.traps.delete('EXIT');
   if (script && scriptRunner) throw new ExitSignal(await scriptRunner(sh, script, [found.path!, ...rest.slice(1)]));
-  const st = await runExternal(sh, found.path!, rest);
+  const st = await sh.handlers.exec(sh, found.path!, rest);
   throw new ExitSignal(st);
 }, { special: true });
 

@@ -4,8 +4,7 @@ import * as path from 'node:path';
 import type { Shell } from '../execution/runner.ts';
 import { singleQuote } from '../words/quoting.ts';
 import { formatHashTable } from '../execution/command-hash.ts';
-import { isExecFile, lookPath, runExternal } from '../execution/external.ts';
-import { getPrivateCommand } from '../private/registry.ts';
+import { isExecFile, lookPath } from '../execution/external.ts';
 import { HELP_LIST, HELP_TOPICS, HELP_VERSION } from './help-text.ts';
 import { hasMeta, matchPattern } from '../words/pattern.ts';
 import { isRestricted, restrictedMsg } from '../execution/restricted.ts';
@@ -29,7 +28,7 @@ async function describe(sh: Shell, name: string, mode: 'v' | 'V' | 't' | 'p' | '
     if (keywords.has(name)) { await emit('keyword', name); if (!all) return true; }
     if (sh.funcs.has(name)) { await emit('function', name); if (!all) return true; }
   }
-  if (mode !== 'P' && ((builtinTable.has(name) && !sh.disabled?.has(name)) || getPrivateCommand(name))) { await emit('builtin', name); if (!all) return true; }
+  if (mode !== 'P' && ((builtinTable.has(name) && !sh.disabled?.has(name)) || sh.handlers.privateCommand(name))) { await emit('builtin', name); if (!all) return true; }
   if (all && !name.includes('/')) {
     // -a: every executable NAME along PATH
     for (const dir of pathDirs(sh)) {
@@ -103,10 +102,10 @@ def(['command'], async (sh, args) => {
     }
     return any ? 0 : 1;
   }
-  if (std && !rest[0]!.includes('/') && !builtinTable.has(rest[0]!) && !getPrivateCommand(rest[0]!)) {
+  if (std && !rest[0]!.includes('/') && !builtinTable.has(rest[0]!) && !sh.handlers.privateCommand(rest[0]!)) {
     const p = ['/bin', '/usr/bin'].map((d) => `${d}/${rest[0]}`).find((c) => { try { fs.accessSync(c, fs.constants.X_OK); return fs.statSync(c).isFile(); } catch { return false; } });
     if (p === undefined) { await sh.err(`${rest[0]}: command not found`); return 127; }
-    return runExternal(sh, p, rest);
+    return sh.handlers.exec(sh, p, rest);
   }
   sh.commandBuiltin++;
   try { return await sh.callArgs(rest, undefined, { noFunc: true }); } finally { sh.commandBuiltin--; }

@@ -5,7 +5,6 @@ import * as fs from 'node:fs';
 import type { Job, Shell } from './runner.ts';
 import { Tok, type CoprocClause, type Stmt } from '../syntax/ast.ts';
 import { makePipe, openFile } from './io.ts';
-import { getPrivateCommand } from '../private/registry.ts';
 import { sigKey } from './signals.ts';
 import { endsProcess, nextJobSeq } from './virtual-pids.ts';
 import { dropCoprocFds, runSubshell } from './subshells.ts';
@@ -42,7 +41,7 @@ export async function background(sh: Shell, st: Stmt, coproc = false): Promise<v
   // a lone builtin (no process to wait for, for `$!`) starts after the shell went on, like a forked child usually does
   const a0 = inner.Cmd?.type === 'CallExpr' && inner.Cmd.Args[0]?.Parts.length === 1 ? inner.Cmd.Args[0].Parts[0] : undefined;
   // (it still runs before the shell's next external command: see settleLoneJobs)
-  const lone = a0?.type === 'Lit' && builtinTable.has(a0.Value) && !sh.disabled?.has(a0.Value) && !sh.funcs.has(a0.Value) && !getPrivateCommand(a0.Value) && !['eval', 'source', '.', 'command', 'builtin', 'exec', 'trap', 'wait', 'kill', 'jobs', 'fg', 'bg', 'disown', 'read', 'mapfile', 'readarray'].includes(a0.Value);
+  const lone = a0?.type === 'Lit' && builtinTable.has(a0.Value) && !sh.disabled?.has(a0.Value) && !sh.funcs.has(a0.Value) && !sh.handlers.privateCommand(a0.Value) && !['eval', 'source', '.', 'command', 'builtin', 'exec', 'trap', 'wait', 'kill', 'jobs', 'fg', 'bg', 'disown', 'read', 'mapfile', 'readarray'].includes(a0.Value);
   // bash forks once for the job: a simple command is exec'd there (its pid is `$!`); anything
   // else runs in that subshell, `( list ) &` too (not in a subshell of it)
   const external = inner.Cmd?.type === 'CallExpr' && inner.Cmd.Args.length > 0 && !lone && !(a0?.type === 'Lit' && (sh.funcs.has(a0.Value) || (builtinTable.has(a0.Value) && !sh.disabled?.has(a0.Value))));

@@ -8,7 +8,7 @@ import type { Shell } from './runner.ts';
 import { Tok, type Redirect } from '../syntax/ast.ts';
 import { hardArith } from '../words/arith.ts';
 import { ShellError } from './errors.ts';
-import { FdTable, OsFd, makePipe, openFile, openPath, writeAll } from './io.ts';
+import { FdTable, OsFd, makePipe, openFile, writeAll } from './io.ts';
 import { errnoMsg } from './errno-message.ts';
 import { wordSource } from '../syntax/word-range.ts';
 import { redirectError } from './restricted.ts';
@@ -96,7 +96,7 @@ export async function applyRedirs(sh: Shell, redirs: Redirect[], t: FdTable): Pr
       }
       sh.applyUmask();
       if (p === '') throw new ShellError(': No such file or directory', 1); // (open(2) of "")
-      try { return await openPath(openBuf(sh, p, t), flags); } catch (e: any) {
+      try { return await sh.handlers.open(openBuf(sh, p, t), flags); } catch (e: any) {
         throw new ShellError(`${p}: ${errnoMsg(e)}`, 1);
       }
     };

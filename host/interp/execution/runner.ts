@@ -28,6 +28,7 @@ import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, Shel
 import { FdTable, OsFd, isSigPipe, tryWriteSync } from './io.ts';
 import { parse } from '../syntax/parser.ts';
 import { type DeferredParseError } from '../syntax/reparse.ts';
+import type { Handlers } from './handlers.ts';
 import type { DeclItem } from '../builtins/builtins.ts';
 import { fromBytes } from './byte-strings.ts';
 import type { Options } from './options.ts';
@@ -202,7 +203,11 @@ export class Shell {
   readonly ex: Expander;
   readonly arith: Arith;
 
-  constructor() {
+  /** How external programs run, redirections open files, and which private commands exist (handlers.ts). */
+  readonly handlers: Handlers;
+
+  constructor(handlers: Handlers) {
+    this.handlers = handlers;
     this.ex = new Expander(this);
     this.arith = new Arith({
       get: (n, i) => (i === undefined ? this.specialOrVar(n) : this.getElem(n, i)),
@@ -836,7 +841,7 @@ export class Shell {
 
   // ---- subshells -------------------------------------------------------------------------
   clone(): Shell {
-    const s = new Shell();
+    const s = new Shell(this.handlers);
     s.scopes = this.scopes.map((sc) => { const m = new Map<string, Var>(); for (const [k, v] of sc) m.set(k, cloneVar(v)); return m; });
     s.funcs = new Map(this.funcs); s.funcAttrs = new Map(this.funcAttrs);
     s.foreignEnv = this.foreignEnv;

@@ -9,12 +9,12 @@ import { ArithError } from '../words/arith.ts';
 import { ansiC, shellQuote, singleQuote, traceWord } from '../words/quoting.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { isSigPipe } from './io.ts';
-import { runExternal, lookPath, noShebangScript } from './external.ts';
+import { lookPath, noShebangScript } from './external.ts';
 import { errnoMsg } from './errno-message.ts';
 import { tempScopes, type Var } from '../variables/var.ts';
 import { scriptRunner } from './script-runner.ts';
 import { wordRange, wordSource } from '../syntax/word-range.ts';
-import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from '../private/registry.ts';
+import { PrivateContextImpl, type PrivateCommand } from '../private/registry.ts';
 import { isRestricted, slashCommandError } from './restricted.ts';
 import { dropCoprocFds, runSubshell } from './subshells.ts';
 import { withRedirs } from './redirections.ts';
@@ -159,7 +159,7 @@ export async function callArgs(sh: Shell, args: string[], temp?: Map<string, Var
       throw e;
     }
   }
-  const pc = getPrivateCommand(name);
+  const pc = sh.handlers.privateCommand(name);
   if (pc) return callPrivate(sh, pc, args);
   const rs = slashCommandError(sh, name);
   if (rs) { await sh.err(rs); return 1; }
@@ -200,7 +200,7 @@ async function external(sh: Shell, args: string[], temp?: Map<string, Var>): Pro
   const script = noShebangScript(found.path!);
   if (script === 'binary') { await sh.err(`${name}: cannot execute binary file: Exec format error`); return 126; }
   if (script && scriptRunner) return scriptRunner(sh, script, args);
-  return runExternal(sh, found.path!, args);
+  return sh.handlers.exec(sh, found.path!, args);
 }
 
 /**

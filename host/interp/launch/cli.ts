@@ -9,6 +9,8 @@ import { parseScript } from '../syntax/reparse.ts';
 import { Shell, signalListeners } from '../execution/runner.ts';
 import { toBytes, fromBytes } from '../execution/byte-strings.ts';
 import { longOptNames, optionLetters, setLongOpt, shoptNames, type Options } from '../execution/options.ts';
+import type { Handlers } from '../execution/handlers.ts';
+import { defaultHandlers } from '../execution/default-handlers.ts';
 import { setScriptRunner } from '../execution/script-runner.ts';
 import { inheritedFd, pendingBlockingOps, unblockOpens } from '../execution/io.ts';
 import '../builtins/all.ts';
@@ -37,6 +39,8 @@ export interface RunOptions {
   setOpts?: Map<string, boolean>;
   /** `bash -r` / `--restricted`: a restricted shell from the start (restricted.ts). */
   restricted?: boolean;
+  /** How external programs run, redirections open and private commands are found (default: defaultHandlers). */
+  handlers?: Handlers;
 }
 
 /** Builds a shell with the process-like initial state. */
@@ -75,7 +79,7 @@ function processEnviron(): Array<[string, string]> {
 }
 
 export function newShell(o: RunOptions = {}): Shell {
-  const sh = new Shell();
+  const sh = new Shell(o.handlers ?? defaultHandlers);
   if (o.opts) Object.assign(sh.opts, o.opts);
   if (o.posix) setLongOpt(sh, 'posix', true); // (as `set -o posix`: its shopt options too)
   if (o.opts?.interactive) {
@@ -149,7 +153,7 @@ export function newShell(o: RunOptions = {}): Shell {
 setScriptRunner(async (parent, src, args) => {
   const name = args[0]!;
   const parsed = parseScript(src.toString('latin1'), false);
-  const sh = newShell({ name, params: args.slice(1), env: parent.environ(undefined, true), envIsBytes: true, cwd: fromBytes(parent.cwd), fds: {}, procGroups: parent.procGroups });
+  const sh = newShell({ name, params: args.slice(1), env: parent.environ(undefined, true), envIsBytes: true, cwd: fromBytes(parent.cwd), fds: {}, procGroups: parent.procGroups, handlers: parent.handlers });
   sh.fds = parent.fds.clone();
   sh.cMode = false;
   sh.ulimits = new Map(parent.ulimits);
@@ -204,7 +208,8 @@ function usage(): number {
   return 2;
 }
 
-export async function runInterpCli(argv: readonly string[]): Promise<number> {
+/** `handlers`: what the embedder gives the shell it runs (the shell worker: its private commands). */
+export async function runInterpCli(argv: readonly string[], handlers: Handlers = defaultHandlers): Promise<number> {
   let posix = false;
   let script: Buffer | undefined;
   let name = 'bash';
@@ -267,7 +272,7 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
     if (rest.length === 0) { process.stderr.write(`bash: -c: option requires an argument\n`); return 2; }
     script = Buffer.from(rest[0]!, 'utf8');
     name = rest[1] ?? 'bash';
-    return run(script, name, rest.slice(2).map(toBytes), posix, opts, true, shopts, setOpts, restricted);
+    return run(script, name, rest.slice(2).map(toBytes), posix, opts, true, shopts, setOpts, restricted, handlers);
   }
   if (rest.length === 0 || stdinMode) {
     // script from stdin
@@ -279,7 +284,7 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
       if (n === 0) break;
       chunks.push(Buffer.from(buf.subarray(0, n)));
     }
-    return run(Buffer.concat(chunks), 'bash', rest.map(toBytes), posix, opts, false, shopts, setOpts, restricted);
+    return run(Buffer.concat(chunks), 'bash', rest.map(toBytes), posix, opts, false, shopts, setOpts, restricted, handlers);
   }
   const file = rest[0]!;
   try {
@@ -295,11 +300,11 @@ export async function runInterpCli(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${file}: ${file}: cannot execute binary file\n`);
     return 126;
   }
-  return run(script, file, rest.slice(1).map(toBytes), posix, opts, false, shopts, setOpts, restricted);
+  return run(script, file, rest.slice(1).map(toBytes), posix, opts, false, shopts, setOpts, restricted, handlers);
 }
 
-async function run(script: Buffer, name: string, params: string[], posix: boolean, opts: Partial<Options>, cMode = false, shopts?: Map<string, boolean>, setOpts?: Map<string, boolean>, restricted = false): Promise<number> {
-  const o: RunOptions = { posix, name: toBytes(name), params, opts, shopts, setOpts, restricted };
+async function run(script: Buffer, name: string, params: string[], posix: boolean, opts: Partial<Options>, cMode = false, shopts?: Map<string, boolean>, setOpts?: Map<string, boolean>, restricted = false, handlers: Handlers = defaultHandlers): Promise<number> {
+  const o: RunOptions = { posix, name: toBytes(name), params, opts, shopts, setOpts, restricted, handlers };
   const parsed = parseScript(script.toString('latin1'), posix);
   const sh = newShell(o);
   sh.cMode = cMode;
