@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { isatty } from 'node:tty';
 import type { Assign, Word } from '../syntax/ast.ts';
 import type { Job, Shell } from '../execution/runner.ts';
-import { maxKey, savedOpts, tempScopes, type Var } from '../variables/var.ts';
+import { maxKey, savedOpts, type Var } from '../variables/var.ts';
 import { errnoMsg } from '../execution/errno-message.ts';
 import { optionLetters } from '../execution/options.ts';
 import { scriptRunner } from '../execution/script-runner.ts';
@@ -121,7 +121,7 @@ function echoText(sh: Shell, args: string[]): string {
     const c = escapeCIndex(s);
     let stop = false;
     if (c >= 0) { s = s.slice(0, c); stop = true; }
-    s = echoEscapes(s, false, sh.utf8Escapes());
+    s = echoEscapes(s, false, sh.vars.utf8Escapes());
     if (stop) nl = false;
   }
   return nl ? s + '\n' : s;
@@ -212,7 +212,7 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 
 /** TZ as the C library sees it: bash only passes an exported TZ to localtime(3). */
 function exportedTz(sh: Shell): string | undefined {
-  return sh.resolveVar('TZ')?.exported ? sh.getVar('TZ') : undefined;
+  return sh.vars.resolve('TZ')?.exported ? sh.vars.get('TZ') : undefined;
 }
 
 /** strftime(3) in the C locale for `printf '%(fmt)T'`; `tz` is the shell's TZ (IANA names and UTC). */
@@ -544,10 +544,10 @@ def(['printf'], async (sh, args) => {
   if (fmt === undefined) { await sh.writeFd(2, 'printf: usage: printf [-v var] format [arguments]\n'); return 2; }
   const errs: string[] = [];
   const errAt: number[] = [];
-  const r = formatPrintf(fmt, args.slice(i + 1), errs, () => exportedTz(sh), sh.startTime, sh.utf8Escapes(), errAt);
+  const r = formatPrintf(fmt, args.slice(i + 1), errs, () => exportedTz(sh), sh.startTime, sh.vars.utf8Escapes(), errAt);
   if (varName) {
-    if (/\[/.test(varName)) { const m = /^(.*?)\[(.*)\]$/.exec(varName)!; sh.setElem(m[1]!, await sh.refSubscriptAsync(m[1]!, m[2]!), r.out); }
-    else sh.setVar(varName, r.out);
+    if (/\[/.test(varName)) { const m = /^(.*?)\[(.*)\]$/.exec(varName)!; sh.vars.setElem(m[1]!, await sh.refSubscriptAsync(m[1]!, m[2]!), r.out); }
+    else sh.vars.set(varName, r.out);
     for (const e of errs) await errOut(sh, 'printf', e);
   } else {
     // (bash's messages go out at once, its output at the end of each pass of the format: with
@@ -568,7 +568,7 @@ syncBuiltins.set('printf', (sh, args) => {
   let i = 1, varName: string | undefined;
   if (args[1] === '-v') {
     varName = args[2];
-    if (varName === undefined || !isName(varName) || sh.resolveVar(varName)?.readonly) return undefined;
+    if (varName === undefined || !isName(varName) || sh.vars.resolve(varName)?.readonly) return undefined;
     i = 3;
   }
   const dashes = args[i] === '--';
@@ -576,10 +576,10 @@ syncBuiltins.set('printf', (sh, args) => {
   const fmt = args[i];
   if (fmt === undefined || (!dashes && fmt.length > 1 && fmt.startsWith('-'))) return undefined;
   const errs: string[] = [];
-  const r = formatPrintf(fmt, args.slice(i + 1), errs, () => exportedTz(sh), sh.startTime, sh.utf8Escapes());
+  const r = formatPrintf(fmt, args.slice(i + 1), errs, () => exportedTz(sh), sh.startTime, sh.vars.utf8Escapes());
   if (errs.length !== 0) return undefined;
   if (varName === undefined) return sh.writeFdSync(1, r.out, 'printf');
-  sh.setVar(varName, r.out);
+  sh.vars.set(varName, r.out);
   return 0;
 });
 
@@ -622,9 +622,9 @@ async function chdir(sh: Shell, dir: string, name = 'cd', physical = false): Pro
   try { st = fs.statSync(Buffer.from(target, 'latin1')); } catch (e) { await errOut(sh, name, `${dir}: ${errnoMsg(e)}`); return 1; }
   if (!st.isDirectory()) { await errOut(sh, name, `${dir}: Not a directory`); return 1; }
   try { fs.accessSync(Buffer.from(target, 'latin1'), fs.constants.X_OK); } catch { await errOut(sh, name, `${dir}: Permission denied`); return 1; }
-  sh.setVar('OLDPWD', sh.getVar('PWD') ?? sh.cwd);
+  sh.vars.set('OLDPWD', sh.vars.get('PWD') ?? sh.cwd);
   sh.cwd = target;
-  sh.setVar('PWD', target);
+  sh.vars.set('PWD', target);
   return 0;
 }
 
@@ -651,14 +651,14 @@ def(['cd'], async (sh, args) => {
   let dir = a[0];
   let print = false;
   if (dir === undefined) {
-    dir = sh.getVar('HOME');
+    dir = sh.vars.get('HOME');
     if (dir === undefined) { await errOut(sh, 'cd', 'HOME not set'); return 1; }
   } else if (dir === '-') {
-    dir = sh.getVar('OLDPWD');
+    dir = sh.vars.get('OLDPWD');
     if (dir === undefined) { await errOut(sh, 'cd', 'OLDPWD not set'); return 1; }
     print = true;
   } else if (!dir.startsWith('/') && !dir.startsWith('./') && !dir.startsWith('../') && dir !== '.' && dir !== '..') {
-    const cdpath = sh.getVar('CDPATH');
+    const cdpath = sh.vars.get('CDPATH');
     if (cdpath) {
       for (const p of cdpath.split(':')) {
         if (p === '') continue;
@@ -785,7 +785,7 @@ def(['dirs'], async (sh, args) => {
   return 0;
 });
 function tildeHome(sh: Shell, d: string): string {
-  const h = sh.getVar('HOME');
+  const h = sh.vars.get('HOME');
   if (h && h !== '/' && (d === h || d.startsWith(h + '/'))) return '~' + d.slice(h.length);
   return d;
 }
@@ -899,7 +899,7 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
   if (variant === 'local' && sh.funcDepth === 0) { await errOut(sh, 'local', 'can only be used in a function'); return 1; }
   if (variant === 'local' && items.some((i) => i.name === '-' && i.value === undefined)) {
     // `local -`: the shell options come back when the function returns
-    const sc = localScope(sh);
+    const sc = sh.vars.localScope();
     if (!savedOpts.has(sc)) savedOpts.set(sc, { ...sh.opts });
     items = items.filter((i) => !(i.name === '-' && i.value === undefined));
     if (!items.some((i) => i.name !== undefined)) return 0;
@@ -938,41 +938,39 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
   if (names.length === 0 || on.has('p')) {
     if (variant === 'export' || variant === 'readonly') {
       const flag = variant === 'export' ? 'x' : 'r';
-      for (const n of sh.varNames(true).sort()) {
-        const v = sh.getVarRaw(n);
+      for (const n of sh.vars.names(true).sort()) {
+        const v = sh.vars.raw(n);
         if (!v || !(flag === 'x' ? v.exported : v.readonly)) continue;
         // (POSIX mode: `export NAME="v"`, naming only the array attributes)
         const ax = sh.posix ? (v.arr ? 'a' : '') + (v.assoc ? 'A' : '') : '';
-        await out(sh, (sh.posix ? sh.declareLine(n).replace(/^declare \S+ /, `${variant} ${ax ? `-${ax} ` : ''}`) : sh.declareLine(n)) + '\n');
+        await out(sh, (sh.posix ? sh.vars.declareLine(n).replace(/^declare \S+ /, `${variant} ${ax ? `-${ax} ` : ''}`) : sh.vars.declareLine(n)) + '\n');
       }
       return 0;
     }
     if (names.length === 0 && variant === 'local' && sh.funcDepth > 0) {
       // the current function's variables, set or not
-      const top = sh.scopes[sh.scopes.length - 1]!;
-      for (const n of [...top.keys()].sort()) if (top.get(n)!.local) await out(sh, sh.declareLine(n) + '\n');
+      for (const n of sh.vars.innermostLocals().sort()) await out(sh, sh.vars.declareLine(n) + '\n');
       return 0;
     }
     if (names.length === 0) {
-      for (const n of sh.varNames(on.size > 0).sort()) {
-        const attrs = sh.attrString(n, true);
+      for (const n of sh.vars.names(on.size > 0).sort()) {
+        const attrs = sh.vars.attrString(n, true);
         // (-g only chooses the scope: `declare -g` lists like `declare`, `declare -pg` like `declare -p`)
         const want = [...on].filter((c) => c !== 'p' && c !== 'g');
         if (!want.every((c) => attrs.includes(c))) continue;
-        const v = sh.getVarRaw(n);
+        const v = sh.vars.raw(n);
         if (!v) continue;
-        if (on.has('p') || want.length) await out(sh, sh.declareLine(n) + '\n');
-        else await out(sh, `${n}=${v.arr || v.assoc ? sh.declareLine(n).replace(/^declare -\S+ [^=]+=/, '') : shQuoteValue((n === 'SHELLOPTS' || n === 'BASHOPTS' ? sh.specialOrVar(n) : v.str) ?? '', sh.utf8Locale())}\n`);
+        if (on.has('p') || want.length) await out(sh, sh.vars.declareLine(n) + '\n');
+        else await out(sh, `${n}=${v.arr || v.assoc ? sh.vars.declareLine(n).replace(/^declare -\S+ [^=]+=/, '') : shQuoteValue((n === 'SHELLOPTS' || n === 'BASHOPTS' ? sh.vars.param(n) : v.str) ?? '', sh.vars.utf8Locale())}\n`);
       }
       // (a bare `declare` lists the functions after the variables, as `set` does)
       if (on.size === 0 && off.size === 0) await listFunctions(sh);
       return 0;
     }
     let st = 0;
-    const top = sh.scopes[sh.scopes.length - 1]!;
     for (const n of names) {
       // (local -p shows only the current function's variables)
-      const line = variant === 'local' && !top.get(n.name!)?.local ? undefined : sh.declareLine(n.name!);
+      const line = variant === 'local' && !sh.vars.isInnermostLocal(n.name!) ? undefined : sh.vars.declareLine(n.name!);
       // (bash names the argument as written: `foo=bar: not found`)
       const arg = `${n.name}${n.index !== undefined ? `[${n.index}]` : ''}${n.value !== undefined ? `${n.append ? '+=' : '='}${n.value}` : ''}`;
       if (!line) { await errOut(sh, variant, `${arg}: not found`); st = 1; } else await out(sh, line + '\n');
@@ -988,7 +986,7 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
     if (it.index === '') { await sh.err(`${name}[]: bad array subscript`); st = 1; continue; }
     if (on.has('n') && !it.arrayAssign) {
       // bash checks the target name a nameref gets (its value, or the variable's current value)
-      const tv = it.value !== undefined ? it.value : local ? undefined : sh.getVarRaw(name)?.str;
+      const tv = it.value !== undefined ? it.value : local ? undefined : sh.vars.raw(name)?.str;
       if (tv !== undefined && tv !== '' && !/^[a-zA-Z_][a-zA-Z0-9_]*(\[.*\])?$/s.test(tv)) { await errOut(sh, variant, `\`${tv}': invalid variable name for name reference`); st = 1; continue; }
       if (tv === name) { await errOut(sh, variant, `${name}: nameref variable self references not allowed`); st = 1; continue; }
     }
@@ -996,23 +994,23 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
     // (the value goes to `v` itself: a local, or the global under -g)
     let pinned = local;
     if (local) {
-      const top = localScope(sh);
+      const top = sh.vars.localScope();
       v = top.get(name);
       if (!v) {
-        if (sh.getVarRaw(name)?.readonly) { await errOut(sh, variant, `${name}: readonly variable`); st = 1; continue; }
+        if (sh.vars.raw(name)?.readonly) { await errOut(sh, variant, `${name}: readonly variable`); st = 1; continue; }
         v = newLocal(sh, top, name); // (`local x` leaves x unset: declared)
       }
     } else {
       const raw = on.has('n') || off.has('n');
-      const g = on.has('g') && sh.scopes.length > 1 ? sh.scopes[0]!.get(name) : undefined;
-      if (on.has('g') && sh.scopes.length > 1 && (!g || raw || !g.nameref)) {
+      const g = on.has('g') && sh.vars.isNested() ? sh.vars.globalVar(name) : undefined;
+      if (on.has('g') && sh.vars.isNested() && (!g || raw || !g.nameref)) {
         // (-g in a function: the global variable, even when a local one hides it)
         v = g;
-        if (!v) { v = {}; sh.scopes[0]!.set(name, v); }
+        if (!v) { v = {}; sh.vars.putGlobal(name, v); }
         pinned = true;
       } else {
-        v = raw ? sh.getVarRaw(name) : sh.resolveVar(name);
-        if (!v) { v = {}; sh.scopes[0]!.set(raw ? name : sh.resolveName(name), v); }
+        v = raw ? sh.vars.raw(name) : sh.vars.resolve(name);
+        if (!v) { v = {}; sh.vars.putGlobal(raw ? name : sh.vars.resolveName(name), v); }
       }
     }
     if (v.readonly && (it.value !== undefined || it.arrayAssign || off.has('r'))) {
@@ -1046,18 +1044,18 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
     if (on.has('n')) v.nameref = true; if (off.has('n')) v.nameref = false;
     try {
       if (arrayAssign) {
-        const saved = sh.scopes, savedSrc = sh.source;
-        // `name` designates v; other names (in the values and subscripts) resolve as usual
-        if (pinned) sh.scopes = [...saved, new Map([[name, v]])];
+        const savedSrc = sh.source;
         if (arrayAssign !== it.arrayAssign) sh.setSource((arrayAssign as Assign & { src: string }).src, savedSrc.name);
-        try { await sh.assignArray(name, arrayAssign, on.has('A'), sh.opts.xtrace && arrayAssign === it.arrayAssign, true); } finally { sh.scopes = saved; sh.source = savedSrc; }
+        const assign = (): Promise<void> => sh.assignArray(name, arrayAssign, on.has('A'), sh.opts.xtrace && arrayAssign === it.arrayAssign, true);
+        // `name` designates v; other names (in the values and subscripts) resolve as usual
+        try { await (pinned ? sh.vars.withBindingAsync(name, v, assign) : assign()); } finally { sh.source = savedSrc; }
       } else if (it.value !== undefined) {
         if (v.nameref && on.has('n')) { v.str = it.value; }
         else if (pinned) {
           const value = it.value, index = it.index;
-          withOnly(sh, name, v, () => { if (index !== undefined) sh.setElem(name, index, value, it.append); else sh.setVar(name, value, it.append); });
-        } else if (it.index !== undefined) sh.setElem(name, it.index, it.value, it.append);
-        else sh.setVar(name, it.value, it.append);
+          sh.vars.withBinding(name, v, () => { if (index !== undefined) sh.vars.setElem(name, index, value, it.append); else sh.vars.set(name, value, it.append); });
+        } else if (it.index !== undefined) sh.vars.setElem(name, it.index, it.value, it.append);
+        else sh.vars.set(name, it.value, it.append);
       }
     } catch (e) {
       if (e instanceof ShellError) { await errOut(sh, variant, e.message); st = 1; continue; }
@@ -1118,26 +1116,13 @@ for (const variant of ['declare', 'typeset', 'local', 'export', 'readonly']) {
 }
 
 /** Evaluates a DeclClause from the AST (keeps array literals and assignment words intact). */
-/** The scope `local` declares in: the function's own, under any prefix-assignment scopes. */
-function localScope(sh: Shell): Map<string, Var> {
-  let ti = sh.scopes.length - 1;
-  while (ti > 0 && tempScopes.has(sh.scopes[ti]!)) ti--;
-  return sh.scopes[ti]!;
-}
 
 /** A new local variable `name` in `top`; bash's local inherits only the export attribute. */
 function newLocal(sh: Shell, top: Map<string, Var>, name: string): Var {
   const v: Var = { local: true };
-  if (sh.getVarRaw(name)?.exported) v.exported = true;
+  if (sh.vars.raw(name)?.exported) v.exported = true;
   top.set(name, v);
   return v;
-}
-
-/** Runs `fn` with `name` designating `v` (other names resolve as usual). */
-function withOnly(sh: Shell, name: string, v: Var, fn: () => void): void {
-  const saved = sh.scopes;
-  sh.scopes = [...saved, new Map([[name, v]])];
-  try { fn(); } finally { sh.scopes = saved; }
 }
 
 /**
@@ -1148,19 +1133,19 @@ function withOnly(sh: Shell, name: string, v: Var, fn: () => void): void {
  */
 export function localSync(sh: Shell, items: DeclItem[]): number | undefined {
   if (sh.funcDepth === 0 || items.length === 0) return undefined; // (`local` alone lists them)
-  const top = localScope(sh);
+  const top = sh.vars.localScope();
   for (const it of items) {
     const name = it.name;
     if (name === undefined || it.index !== undefined || it.append || !isName(name) || /^[A-Z0-9_]+$/.test(name)) return undefined;
     const own = top.get(name);
-    if (own ? own.readonly || own.integer || own.nameref || own.arr || own.assoc : sh.getVarRaw(name)?.readonly) return undefined;
+    if (own ? own.readonly || own.integer || own.nameref || own.arr || own.assoc : sh.vars.raw(name)?.readonly) return undefined;
   }
   for (const it of items) {
     const name = it.name!, value = it.value;
     const v = top.get(name) ?? newLocal(sh, top, name);
-    if (value !== undefined) withOnly(sh, name, v, () => sh.setVar(name, value));
+    if (value !== undefined) sh.vars.withBinding(name, v, () => sh.vars.set(name, value));
   }
-  sh.lastArg = declLastArg('local', items);
+  sh.vars.lastArg = declLastArg('local', items);
   return 0;
 }
 
@@ -1191,7 +1176,7 @@ export async function declClause(sh: Shell, variant: string, assigns: Assign[]):
     else if (!a.Naked) it.value = a.Value ? await sh.ex.literal(a.Value, 'assign') : '';
     items.push(it);
   }
-  sh.lastArg = declLastArg(variant, items);
+  sh.vars.lastArg = declLastArg(variant, items);
   // (bash expands an array value with the words, tracing it, before it traces the declaration)
   const arrays = sh.opts.xtrace && items.some((it) => it.arrayAssign);
   if (sh.opts.xtrace && !arrays) await traceDecl(sh, variant, items);
@@ -1205,7 +1190,7 @@ async function traceDecl(sh: Shell, variant: string, items: DeclItem[]): Promise
   const lhs = (it: DeclItem): string => it.name! + (it.index !== undefined ? `[${it.index}]` : '');
   await sh.trace([variant, ...items.map((it) => it.flag ?? (it.value === undefined ? lhs(it) : `${lhs(it)}${it.append ? '+=' : '='}${it.value}`))]);
   if (variant === 'export' || variant === 'readonly') {
-    for (const it of items) if (it.name !== undefined && it.value !== undefined) await sh.traceRaw(`${lhs(it)}${it.append ? '+=' : '='}${traceWord(it.value, sh.utf8Locale(), true)}`);
+    for (const it of items) if (it.name !== undefined && it.value !== undefined) await sh.traceRaw(`${lhs(it)}${it.append ? '+=' : '='}${traceWord(it.value, sh.vars.utf8Locale(), true)}`);
   }
 }
 
@@ -1240,11 +1225,11 @@ def(['unset'], async (sh, args) => {
     try {
       if (!m && explicitV && !isName(a)) { await errOut(sh, 'unset', `\`${a}': not a valid identifier`); st = 1; continue; }
       if (m) {
-        const v = sh.resolveVar(m[1]!);
+        const v = sh.vars.resolve(m[1]!);
         if (v?.readonly) throw new ShellError(`${m[1]}: cannot unset: readonly variable`, 1);
         if (v && !v.arr && !v.assoc && v.str !== undefined && (m[2] === '@' || m[2] === '*')) throw new ShellError(`${m[1]}: not an array variable`, 1);
         // (bash 5.2: of an associative array, `@` and `*` are keys like any other)
-        if ((m[2] === '@' || m[2] === '*') && !v?.assoc) { if (v?.arr) v.arr.clear(); else sh.unsetVar(m[1]!); continue; }
+        if ((m[2] === '@' || m[2] === '*') && !v?.assoc) { if (v?.arr) v.arr.clear(); else sh.vars.unset(m[1]!); continue; }
         const sub = await sh.refSubscriptAsync(m[1]!, m[2]!);
         if (v?.assoc) v.assoc.delete(sub);
         else if (v?.arr) {
@@ -1260,9 +1245,9 @@ def(['unset'], async (sh, args) => {
         continue;
       }
       if (!isName(a)) { if (!await unsetFunc(sh, a)) st = 1; continue; }
-      if (mode === 'n') { for (let i = sh.scopes.length - 1; i >= 0; i--) if (sh.scopes[i]!.delete(a)) break; continue; }
-      if (!explicitV && !sh.getVarRaw(a) && sh.funcs.has(a)) { if (!await unsetFunc(sh, a)) st = 1; continue; } // no variable: a function
-      sh.unsetVar(a);
+      if (mode === 'n') { sh.vars.unsetRef(a); continue; }
+      if (!explicitV && !sh.vars.raw(a) && sh.funcs.has(a)) { if (!await unsetFunc(sh, a)) st = 1; continue; } // no variable: a function
+      sh.vars.unset(a);
     } catch (e) {
       if (e instanceof ShellError) { await errOut(sh, 'unset', e.message); st = 1; continue; }
       throw e;
@@ -1300,9 +1285,9 @@ export function setLongOpt(sh: Shell, name: string, on: boolean): void {
 
 def(['set'], async (sh, args) => {
   if (args.length === 1) {
-    for (const n of sh.varNames().sort()) {
-      const v = sh.getVarRaw(n)!;
-      await out(sh, `${n}=${v.arr || v.assoc ? sh.declareLine(n).replace(/^declare -\S+ [^=]+=/, '') : shQuoteValue((n === 'SHELLOPTS' || n === 'BASHOPTS' ? sh.specialOrVar(n) : v.str) ?? '', sh.utf8Locale())}\n`);
+    for (const n of sh.vars.names().sort()) {
+      const v = sh.vars.raw(n)!;
+      await out(sh, `${n}=${v.arr || v.assoc ? sh.vars.declareLine(n).replace(/^declare -\S+ [^=]+=/, '') : shQuoteValue((n === 'SHELLOPTS' || n === 'BASHOPTS' ? sh.vars.param(n) : v.str) ?? '', sh.vars.utf8Locale())}\n`);
     }
     if (!sh.opts.posix) await listFunctions(sh);
     return 0;
@@ -1412,7 +1397,7 @@ export async function readLine(sh: Shell, n: number, delim: string, max = -1, ra
   let text = '';
   let count = 0;
   // -n/-N count characters: in a UTF-8 locale the bytes that continue a multibyte one are not counted
-  const utf8 = max >= 0 && sh.utf8Locale();
+  const utf8 = max >= 0 && sh.vars.utf8Locale();
   let cont = 0, sinceYield = 0;
   for (;;) {
     if (max >= 0 && count >= max && cont === 0) return { text, eof: false };
@@ -1569,13 +1554,13 @@ def(['read'], async (sh, args) => {
     if (e instanceof ReadTimeout) {
       // bash assigns what was read so far and returns > 128
       const text = e.partial;
-      if (names.length === 0 && !arr) sh.setVar('REPLY', text); else if (names[0]) sh.setVar(names[0], text);
+      if (names.length === 0 && !arr) sh.vars.set('REPLY', text); else if (names[0]) sh.vars.set(names[0], text);
       return 142;
     }
     throw e;
   }
   const text = line?.text ?? '';
-  const ifs = sh.getVar('IFS') ?? ' \t\n';
+  const ifs = sh.vars.get('IFS') ?? ' \t\n';
   const badName = async (n: string): Promise<boolean> => {
     if (/^[a-zA-Z_][a-zA-Z0-9_]*(\[[\s\S]*\])?$/.test(n)) return false;
     await errOut(sh, 'read', `\`${n}': not a valid identifier`);
@@ -1583,22 +1568,22 @@ def(['read'], async (sh, args) => {
   };
   if (arr !== undefined && await badName(arr)) return 1;
   if (exact) {
-    sh.setVar(names[0] ?? 'REPLY', raw ? text : unbackslash(text));
-    for (const n of names.slice(1)) sh.setVar(n, '');
+    sh.vars.set(names[0] ?? 'REPLY', raw ? text : unbackslash(text));
+    for (const n of names.slice(1)) sh.vars.set(n, '');
   } else if (arr) {
     const fields = ifsSplit(text, ifs, Infinity, !raw);
-    const m = sh.lvalueArray(arr);
+    const m = sh.vars.lvalueArray(arr);
     m.clear();
     fields.forEach((f, k) => m.set(k, f));
   } else if (names.length === 0) {
-    sh.setVar('REPLY', raw ? text : unbackslash(text));
+    sh.vars.set('REPLY', raw ? text : unbackslash(text));
   } else {
     const fields = ifsSplit(text, ifs, names.length, !raw);
     for (let k = 0; k < names.length; k++) {
       if (await badName(names[k]!)) return 1;
       const m = /^([a-zA-Z_][a-zA-Z0-9_]*)\[([\s\S]*)\]$/.exec(names[k]!);
-      if (m) sh.setElem(m[1]!, await sh.refSubscriptAsync(m[1]!, m[2]!), fields[k] ?? '');
-      else sh.setVar(names[k]!, fields[k] ?? '');
+      if (m) sh.vars.setElem(m[1]!, await sh.refSubscriptAsync(m[1]!, m[2]!), fields[k] ?? '');
+      else sh.vars.set(names[k]!, fields[k] ?? '');
     }
   }
   return line === null || line.eof ? 1 : 0;
@@ -1610,15 +1595,15 @@ def(['read'], async (sh, args) => {
 syncBuiltins.set('read', (sh, args) => {
   let i = 1, raw = false;
   for (; i < args.length && args[i] === '-r'; i++) raw = true;
-  for (let k = i; k < args.length; k++) if (!isName(args[k]!) || sh.resolveVar(args[k]!)?.readonly) return undefined;
-  if (i === args.length && sh.resolveVar('REPLY')?.readonly) return undefined;
+  for (let k = i; k < args.length; k++) if (!isName(args[k]!) || sh.vars.resolve(args[k]!)?.readonly) return undefined;
+  if (i === args.length && sh.vars.resolve('REPLY')?.readonly) return undefined;
   const t = sh.fds.get(0)?.takeLineAhead(10, (l) => raw || !l.includes('\\'));
   if (t === undefined) return undefined;
   const text = t.includes('\0') ? t.replace(/\0/g, '') : t;
-  if (i === args.length) sh.setVar('REPLY', text);
+  if (i === args.length) sh.vars.set('REPLY', text);
   else {
-    const fields = ifsSplit(text, sh.getVar('IFS') ?? ' \t\n', args.length - i, false);
-    for (let k = i; k < args.length; k++) sh.setVar(args[k]!, fields[k - i] ?? '');
+    const fields = ifsSplit(text, sh.vars.get('IFS') ?? ' \t\n', args.length - i, false);
+    for (let k = i; k < args.length; k++) sh.vars.set(args[k]!, fields[k - i] ?? '');
   }
   return 0;
 });
@@ -1660,7 +1645,7 @@ def(['mapfile', 'readarray'], async (sh, args) => {
   if (!isName(name)) { await errOut(sh, args[0]!, `\`${name}': not a valid identifier`); return 1; }
   // (a closed fd named by -u is an error; a closed stdin only ends the input)
   if (!sh.fds.get(fd) && fd !== 0) { await errOut(sh, args[0]!, `${fd}: invalid file descriptor: Bad file descriptor`); return 1; }
-  const m = sh.lvalueArray(name);
+  const m = sh.vars.lvalueArray(name);
   if (!hasOrigin) m.clear();
   if (!sh.fds.get(fd)) return 0;
   let k = origin, n = 0;
@@ -1712,7 +1697,7 @@ def(['source', '.'], async (sh, args) => {
   if (isRestricted(sh) && file.includes('/')) { await errOut(sh, args[0]!, restrictedMsg(file)); return 1; }
   let p: string | undefined;
   if (!file.includes('/')) {
-    for (const dir of (sh.getVar('PATH') ?? '').split(':')) {
+    for (const dir of (sh.vars.get('PATH') ?? '').split(':')) {
       const c = path.resolve(sh.cwd, dir || '.', file);
       try { if (fs.statSync(Buffer.from(c, 'latin1')).isFile()) { p = c; break; } } catch { /* */ }
     }
@@ -1847,7 +1832,7 @@ async function describe(sh: Shell, name: string, mode: 'v' | 'V' | 't' | 'p' | '
 }
 /** PATH's directories ('' for the current one); none when PATH is empty or unset (bash then runs a name from the current directory, and shows its full path). */
 function pathDirs(sh: Shell): string[] {
-  const p = sh.getVar('PATH') ?? '';
+  const p = sh.vars.get('PATH') ?? '';
   return p === '' ? [] : p.split(':');
 }
 /** The path as bash shows it: the name itself if it has a `/`, else PATH's entry (kept relative) + `/name`. */
@@ -1897,11 +1882,11 @@ def(['command'], async (sh, args) => {
   // -p: search bash's standard path (confstr _CS_PATH) instead of $PATH
   if (mode) {
     let any = false;
-    const savedPath = sh.getVar('PATH');
+    const savedPath = sh.vars.get('PATH');
     for (const n of rest) {
       let ok: boolean;
-      if (std) sh.setVar('PATH', '/bin:/usr/bin');
-      try { ok = await describe(sh, n, mode); } finally { if (std) { if (savedPath === undefined) sh.unsetVar('PATH'); else sh.setVar('PATH', savedPath); } }
+      if (std) sh.vars.set('PATH', '/bin:/usr/bin');
+      try { ok = await describe(sh, n, mode); } finally { if (std) { if (savedPath === undefined) sh.vars.unset('PATH'); else sh.vars.set('PATH', savedPath); } }
       if (ok) any = true; else if (mode === 'V') await errOut(sh, 'command', `${n}: not found`);
     }
     return any ? 0 : 1;
@@ -1979,7 +1964,7 @@ def(['wait'], async (sh, args) => {
     if (pending.length === 0) return 127;
     const first = await Promise.race(pending.map((j) => j.done.then((st) => ({ j, st }))));
     reap(first.j);
-    if (pvar !== undefined) sh.setVar(pvar, String(first.j.pid));
+    if (pvar !== undefined) sh.vars.set(pvar, String(first.j.pid));
     await reportSignaled(sh, first.j);
     return first.st;
   }
@@ -1995,7 +1980,7 @@ def(['wait'], async (sh, args) => {
     st = await j.done;
     if (!j.reaped) await reportSignaled(sh, j);
     reap(j);
-    if (pvar !== undefined) sh.setVar(pvar, String(j.pid));
+    if (pvar !== undefined) sh.vars.set(pvar, String(j.pid));
   }
   return st;
 });
@@ -2101,7 +2086,7 @@ def(['trap'], async (sh, args) => {
 });
 
 // bash's sh_getopt: sh.optind is its sh_optind (argv[0] is $0), sh.optchar the offset of
-// `nextchar` inside argv[optind] (0: none). Assigning OPTIND resets both (Shell.setVar).
+// `nextchar` inside argv[optind] (0: none). Assigning OPTIND resets both (VarStore.set).
 def(['getopts'], async (sh, args) => {
   const spec = args[1];
   const name = args[2];
@@ -2109,19 +2094,19 @@ def(['getopts'], async (sh, args) => {
   const argv = [sh.arg0, ...(args.length > 3 ? args.slice(3) : sh.params)];
   const argc = argv.length;
   // (OPTERR=0 silences the messages as bash's atoi reads it; unset, they are on)
-  const opterr = sh.getVar('OPTERR');
+  const opterr = sh.vars.get('OPTERR');
   const silent = spec.startsWith(':'), quiet = silent || (opterr !== undefined && !(parseInt(opterr.trim(), 10) || 0));
   const opts = silent ? spec.slice(1) : spec;
   let ind = sh.optind, ci = sh.optchar;
-  const v = sh.getVar('OPTIND');
+  const v = sh.vars.get('OPTIND');
   if (v !== String(ind)) { ind = Number(v) || 1; ci = 0; }
   const bind = async (val: string): Promise<number> => {
     if (!isName(name)) { await errOut(sh, 'getopts', `\`${name}': not a valid identifier`); return 1; }
-    sh.setVar(name, val);
+    sh.vars.set(name, val);
     return 0;
   };
-  const finish = (): void => { sh.setVar('OPTIND', String(ind)); sh.optind = ind; sh.optchar = ci; };
-  const eof = async (): Promise<number> => { finish(); sh.unsetVar('OPTARG'); await bind('?'); return 1; };
+  const finish = (): void => { sh.vars.set('OPTIND', String(ind)); sh.optind = ind; sh.optchar = ci; };
+  const eof = async (): Promise<number> => { finish(); sh.vars.unset('OPTARG'); await bind('?'); return 1; };
   if (ind >= argc || ind < 0) { ind = argc; ci = 0; return eof(); }
   if (ind === 0) { ind = 1; ci = 0; }
   if (!ci) {
@@ -2136,8 +2121,8 @@ def(['getopts'], async (sh, args) => {
   const k = opts.indexOf(c);
   if (k < 0 || c === ':') {
     finish();
-    if (silent) { sh.setVar('OPTARG', c); }
-    else { if (!quiet) await sh.writeFd(2, `${sh.arg0}: illegal option -- ${c}\n`); sh.unsetVar('OPTARG'); }
+    if (silent) { sh.vars.set('OPTARG', c); }
+    else { if (!quiet) await sh.writeFd(2, `${sh.arg0}: illegal option -- ${c}\n`); sh.vars.unset('OPTARG'); }
     return bind('?');
   }
   if (opts[k + 1] === ':') {
@@ -2147,16 +2132,16 @@ def(['getopts'], async (sh, args) => {
     ci = 0;
     finish();
     if (val === undefined) {
-      if (silent) { sh.setVar('OPTARG', c); return bind(':'); }
+      if (silent) { sh.vars.set('OPTARG', c); return bind(':'); }
       if (!quiet) await sh.writeFd(2, `${sh.arg0}: option requires an argument -- ${c}\n`);
-      sh.unsetVar('OPTARG');
+      sh.vars.unset('OPTARG');
       return bind('?');
     }
-    sh.setVar('OPTARG', val);
+    sh.vars.set('OPTARG', val);
     return bind(c);
   }
   finish();
-  sh.unsetVar('OPTARG');
+  sh.vars.unset('OPTARG');
   return bind(c);
 });
 
@@ -2510,7 +2495,7 @@ def(['compgen'], async (sh, args) => {
     if (a === '--') { i++; break; }
     if (!a.startsWith('-') || a === '-') break;
     const o = a.slice(1);
-    if (o === 'W') { const w = args[++i] ?? ''; const ifs = sh.getVar('IFS') ?? ' \t\n'; words.push(...w.split(new RegExp(`[${ifs.replace(/[\]\\^-]/g, '\\$&')}]+`)).filter((x) => x !== '')); continue; }
+    if (o === 'W') { const w = args[++i] ?? ''; const ifs = sh.vars.get('IFS') ?? ' \t\n'; words.push(...w.split(new RegExp(`[${ifs.replace(/[\]\\^-]/g, '\\$&')}]+`)).filter((x) => x !== '')); continue; }
     if (o === 'A') { const k = args[++i] ?? ''; words.push(...compgenKind(sh, k)); continue; }
     if (o === 'F') { func = args[++i] ?? ''; continue; }
     for (const c of o) {
@@ -2534,13 +2519,13 @@ async function compgenFunction(sh: Shell, func: string, word: string): Promise<s
   const body = sh.funcs.get(func);
   if (!body) { await sh.err(`completion: function \`${func}' not found`); return []; }
   const vars = ['COMP_WORDS', 'COMP_CWORD', 'COMP_LINE', 'COMP_POINT', 'COMP_TYPE', 'COMP_KEY'];
-  sh.lvalueArray('COMP_WORDS').clear();
-  sh.setVar('COMP_CWORD', '-1'); sh.setVar('COMP_LINE', ''); sh.setVar('COMP_POINT', '0'); sh.setVar('COMP_TYPE', '0'); sh.setVar('COMP_KEY', '0');
+  sh.vars.lvalueArray('COMP_WORDS').clear();
+  sh.vars.set('COMP_CWORD', '-1'); sh.vars.set('COMP_LINE', ''); sh.vars.set('COMP_POINT', '0'); sh.vars.set('COMP_TYPE', '0'); sh.vars.set('COMP_KEY', '0');
   try {
     await sh.callFunc(func, body, ['compgen', word, '']);
-    return sh.arrayValues('COMPREPLY');
+    return sh.vars.arrayValues('COMPREPLY');
   } finally {
-    for (const n of [...vars, 'COMPREPLY']) { try { sh.unsetVar(n); } catch { /* readonly */ } }
+    for (const n of [...vars, 'COMPREPLY']) { try { sh.vars.unset(n); } catch { /* readonly */ } }
   }
 }
 
@@ -2552,7 +2537,7 @@ function compgenKind(sh: Shell, kind: string): string[] {
     case 'keyword': return ['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', '{', '}', '!', '[[', ']]', 'coproc'];
     case 'variable': case 'export': {
       const names = new Set<string>();
-      for (const sc of sh.scopes) for (const [k, v] of sc) if (kind === 'variable' || v.exported) names.add(k);
+      for (const k of sh.vars.names(true, kind === 'export')) names.add(k);
       return [...names].sort();
     }
     default: return [];

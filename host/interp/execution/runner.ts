@@ -9,9 +9,8 @@ import {
   type CoprocClause, type ExtGlob, type ParamExp, type ProcSubst, type Redirect, type Stmt, type TestExpr, type Word, type WordPart,
 } from '../syntax/ast.ts';
 import { Arith, ArithError, hardArith } from '../words/arith.ts';
-import { Expander, braceExpand, scalarValue } from '../words/expand.ts';
-import { ansiC, assocKeyNeedsQuotes, dquote, shellQuote, singleQuote, traceWord } from '../words/quoting.ts';
-import { charUnits, hasHighBytes, hasUtf8Codeset, isUtf8LocaleName, localeExists, localeFallbacks, mapCharCase } from '../words/utf8-chars.ts';
+import { Expander, braceExpand } from '../words/expand.ts';
+import { ansiC, shellQuote, singleQuote, traceWord } from '../words/quoting.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { FdTable, OsFd, drainHeld, isSigPipe, makeFifoPath, makePipe, openFile, openPath, readAll, readPath, tryWriteSync, writeAll } from './io.ts';
 import { matchExtPattern } from '../words/pattern.ts';
@@ -19,10 +18,11 @@ import { parse, ParseError } from '../syntax/parser.ts';
 import { appendElems, arithTextWord, badAssigns, badFuncNames, declWords, parseScript, rawArith, type DeferredParseError } from '../syntax/reparse.ts';
 import { builtins, specialBuiltins, syncBuiltins, declClause, declare, declLastArg, localSync, readLine, shellOptsString, wordOfText, type DeclItem } from '../builtins/builtins.ts';
 import { runExternal, lookPath, noShebangScript } from './external.ts';
-import { fromBytes } from './byte-strings.ts';
 import { errnoMsg } from './errno-message.ts';
 import type { Options } from './options.ts';
-import { cloneVar, maxKey, savedOpts, tempScopes, type Var } from '../variables/var.ts';
+import { maxKey, savedOpts, tempScopes, type Var } from '../variables/var.ts';
+import { VarStore } from '../variables/store.ts';
+import { LOCALE_VARS } from '../variables/locale.ts';
 import { scriptRunner } from './script-runner.ts';
 import { wordEnd, wordRange, wordSource } from '../syntax/word-range.ts';
 import { getPrivateCommand, PrivateContextImpl, type PrivateCommand } from '../private/registry.ts';
@@ -113,13 +113,6 @@ function findExtGlob(nodes: unknown): { at?: number; inSubst: boolean } {
 }
 
 export class Shell {
-  scopes: Map<string, Var>[] = [new Map()];
-  /**
-   * Environment entries whose names are not shell variable names (`BASH_FUNC_f%%`, `odd-name`):
-   * no variable holds them, but every command the shell runs gets them unchanged, as from bash.
-   * Raw bytes (latin1), like variable names and values.
-   */
-  foreignEnv: ReadonlyMap<string, string> = new Map();
   funcs = new Map<string, Stmt>();
   /** Function attributes: 'r' readonly, 'x' exported (`export -f`: in the environment of commands). */
   funcAttrs = new Map<string, string>();
@@ -207,14 +200,9 @@ export class Shell {
   }
   /** FUNCNAME/BASH_SOURCE/BASH_LINENO while they have frames (computed, not stored). */
   isStackVarName(name: string): boolean { return ((name === 'FUNCNAME' || name === 'BASH_SOURCE' || name === 'BASH_LINENO') && this.funcNames.length > 0) || name === 'DIRSTACK'; }
-  private isStackVar(name: string): boolean {
-    return (name === 'FUNCNAME' || name === 'BASH_SOURCE' || name === 'BASH_LINENO' || name === 'DIRSTACK') && !this.getVarRaw(name);
-  }
   startTime = Date.now();
-  /** $SECONDS: `value` at time `at` (the start, or the last assignment). Replaced, never changed: clones share it. */
-  seconds = { at: this.startTime, value: 0 };
-  /** bash's dynamic variables unset here: ordinary variables from then on. */
-  lostSpecial: Set<string> | undefined;
+  /** The variables (variables/store.ts): scopes, attributes, arrays, special parameters (after startTime: SECONDS counts from it). */
+  readonly vars = new VarStore(this);
   /** Live external processes (for cancellation). */
   children = new Set<number>();
   /** Process groups created for external commands (descendants may outlive the leader). */
@@ -238,11 +226,11 @@ export class Shell {
   constructor() {
     this.ex = new Expander(this);
     this.arith = new Arith({
-      get: (n, i) => (i === undefined ? this.specialOrVar(n) : this.getElem(n, i)),
-      set: (n, i, v) => { if (i === undefined) this.setVar(n, String(v)); else this.setElem(n, i, String(v)); },
-      isAssoc: (n) => !!this.resolveVar(n)?.assoc,
+      get: (n, i) => (i === undefined ? this.vars.param(n) : this.vars.getElem(n, i)),
+      set: (n, i, v) => { if (i === undefined) this.vars.set(n, String(v)); else this.vars.setElem(n, i, String(v)); },
+      isAssoc: (n) => !!this.vars.resolve(n)?.assoc,
       // (an unset element of a set variable is 0: bash asks only whether the variable exists)
-      nounset: (n, indexed) => { if (this.opts.nounset && !(indexed && this.isVisible(n))) throw new ShellError(`${n}: unbound variable`, 127, true); },
+      nounset: (n, indexed) => { if (this.opts.nounset && !(indexed && this.vars.isSet(n))) throw new ShellError(`${n}: unbound variable`, 127, true); },
       expandWord: (w) => this.ex.literal(w, 'none'),
       canExpandSync: (w) => this.ex.canSync(w),
       expandWordSync: (w) => this.ex.literalSync(w, 'none'),
@@ -258,58 +246,27 @@ export class Shell {
   get posix(): boolean { return this.opts.posix; }
 
   // ---- variables -----------------------------------------------------------------------------
-  getVarRaw(name: string): Var | undefined {
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const v = this.scopes[i]!.get(name);
-      if (v) return v;
-    }
-    return undefined;
+  // (the store is variables/store.ts, `this.vars`; here what it asks of the shell, VarHost, and
+  // the evaluation of subscripts)
+  /** $SHELLOPTS (VarHost). */
+  shellOptsText(): string { return shellOptsString(this); }
+
+  /** Writes `text` to stderr at once when it can, else after what is queued (VarHost: the locale's warnings). */
+  writeErrNow(text: string): void {
+    if (tryWriteSync(this.fds.get(2), text) !== true) this.writeFd(2, text).catch(() => undefined);
   }
 
-  resolveVar(name: string): Var | undefined {
-    const v = this.getVarRaw(name);
-    if (!v?.nameref || !v.str) return v;
-    const t = this.refTarget(name);
-    return t ? this.getVarRaw(t[0]) : undefined;
-  }
-
-  /** Whether `name` is set (bash's `!invisible_p`): has a value, or elements, not just a declaration. */
-  isVisible(name: string): boolean {
-    const v = this.resolveVar(name);
-    return !!v && !v.declOnly && (v.str !== undefined || !!v.arr || !!v.assoc);
-  }
-
-  resolveName(name: string): string {
-    return this.refTarget(name)?.[0] ?? name;
-  }
-
-  /**
-   * Follows the nameref chain from `name`: the variable it designates and, for an `a[sub]`
-   * target, the subscript text (unexpanded); undefined for a circular chain (bash warns).
-   */
-  refTarget(name: string, warn = true): [string, string | undefined] | undefined {
-    let n = name;
-    let v = this.getVarRaw(n);
-    const seen = new Set<string>();
-    while (v?.nameref && v.str) {
-      seen.add(n);
-      const t = v.str;
-      const b = t.indexOf('[');
-      if (b > 0 && t.endsWith(']')) return [t.slice(0, b), t.slice(b + 1, -1)];
-      if (seen.has(t)) {
-        if (warn) void this.err(`warning: ${name}: circular name reference`);
-        return undefined;
-      }
-      n = t;
-      v = this.getVarRaw(n);
-    }
-    return [n, undefined];
+  /** The exported functions for the environment of commands (VarHost; none from a restricted shell). */
+  exportFunctions(env: Record<string, string>, enc: (s: string) => string): void {
+    // bash's encoding of an exported function: BASH_FUNC_name%%=() { body }
+    // (a restricted shell gives its commands no functions)
+    if (!isRestricted(this)) for (const [f] of bucketOrder(this.funcs, 512)) if (this.funcAttrs.get(f)?.includes('x')) env[`BASH_FUNC_${enc(f)}%%`] = enc('() ' + this.functionText(f).replace(/^[^\n]*\n/, ''));
   }
 
   /** The subscript of a nameref/indirection target `base[sub]`: expanded, and evaluated arithmetically for an indexed array. */
   refSubscript(base: string, sub: string): string {
     if (sub === '@' || sub === '*') return sub;
-    const assoc = !!this.resolveVar(base)?.assoc;
+    const assoc = !!this.vars.resolve(base)?.assoc;
     if (!/[$`"'\\~]/.test(sub)) return assoc ? sub : String(hardArith(() => this.arith.evalString(sub)));
     const idx = this.refSubscriptAst(base, sub);
     if (!idx || !this.canSyncSubscript(idx)) return assoc ? sub : String(hardArith(() => this.arith.evalString(sub)));
@@ -345,377 +302,11 @@ export class Shell {
     return idx ?? undefined;
   }
 
-  getVar(name: string): string | undefined {
-    let v = this.getVarRaw(name);
-    if (v?.nameref && v.str) {
-      const t = this.refTarget(name);
-      if (!t) return undefined;
-      if (t[1] !== undefined) return this.getElem(t[0], this.refSubscript(t[0], t[1]));
-      v = this.getVarRaw(t[0]);
-    }
-    return v && scalarValue(v);
-  }
-
-  specialOrVar(name: string): string | undefined {
-    const c = name.charCodeAt(0);
-    if (c >= 48 && c <= 57) {
-      const n = Number(name);
-      if (n === 0) return this.arg0;
-      return this.params[n - 1];
-    }
-    if (c >= 97 && c <= 122) return this.getVar(name); // (no special parameter starts with a lowercase letter)
-    if (this.lostSpecial !== undefined && this.lostSpecial.has(name)) return this.getVar(name);
-    switch (name) {
-      case '?': return String(this.status);
-      case '#': return String(this.params.length);
-      case '$': return String(process.pid);
-      case '!': return this.lastBgPid ? String(this.lastBgPid) : undefined;
-      case '-': return this.flagString();
-      case '@': case '*': return this.params.join(name === '*' ? (this.getVar('IFS') ?? ' ').slice(0, 1) : ' ');
-      case 'RANDOM': { const v = this.getVarRaw('RANDOM'); if (v && v.str !== undefined && v.str !== '\0rand') return this.getVar(name); return String(this.nextRandom()); }
-      case 'SRANDOM': return String(Math.floor(Math.random() * 4294967296));
-      case 'LINENO': return String(this.lineOf(this.curPos));
-      case 'SECONDS': return String(this.seconds.value + Math.floor((Date.now() - this.seconds.at) / 1000));
-      case 'BASHPID': return String(this.bashpid);
-      case 'BASH_SUBSHELL': return String(this.subshell);
-      case 'SHELLOPTS': return shellOptsString(this);
-      case 'BASHOPTS': return [...this.shopt].sort().join(':');
-      case 'FUNCNAME': case 'BASH_SOURCE': case 'BASH_LINENO': case 'DIRSTACK': if (this.isStackVar(name)) return this.callStack(name)![0]; break;
-      case 'BASH_COMMAND': return this.curCmdText();
-      case 'EPOCHSECONDS': return String(Math.floor(Date.now() / 1000));
-      case 'EPOCHREALTIME': return epochRealtime();
-      case 'HISTCMD': return this.history.recording ? String(this.history.base + this.history.length - 1) : '0';
-      case '_': return this.lastArg;
-      case 'BASH_ARGV0': if (!this.getVarRaw(name)) return this.arg0; break;
-    }
-    return this.getVar(name);
-  }
-
-  flagString(): string {
-    let s = '';
-    const o = this.opts;
-    if (o.allexport) s += 'a';
-    if (o.errexit) s += 'e';
-    if (o.noglob) s += 'f';
-    s += 'h';
-    if (o.interactive) s += 'i';
-    if (o.noexec) s += 'n';
-    if (this.setOpts.get('restricted')) s += 'r';
-    if (o.nounset) s += 'u';
-    if (o.verbose) s += 'v';
-    if (o.xtrace) s += 'x';
-    s += 'B';
-    if (o.noclobber) s += 'C';
-    if (o.errtrace) s += 'E';
-    if (this.setOpts.get('histexpand')) s += 'H';
-    if (this.cMode && !this.noC) s += 'c';
-    return s;
-  }
-
-  checkWritable(name: string): void {
-    const v = this.resolveVar(name);
-    if (v?.readonly) throw new ShellError(`${name}: readonly variable`, 1);
-  }
-
-  private applyAttrs(v: Var, val: string): string {
-    if (v.integer) val = String(hardArith(() => this.arith.evalString(val)));
-    if (v.lower || v.upper || v.capcase) val = this.caseAttr(v, val);
-    return val;
-  }
-
-  /** The value as the -l, -u or -c attribute makes it (per character in a UTF-8 locale; else ASCII letters only, as bash in C). */
-  private caseAttr(v: Var, val: string): string {
-    if (!hasHighBytes(val)) {
-      if (v.lower) return val.toLowerCase();
-      if (v.upper) return val.toUpperCase();
-      return val.charAt(0).toUpperCase() + val.slice(1).toLowerCase();
-    }
-    if (this.utf8Locale()) {
-      const units = charUnits(val);
-      for (let i = 0; i < units.length; i++) units[i] = mapCharCase(units[i]!, v.upper || (v.capcase === true && i === 0));
-      return units.join('');
-    }
-    return val.replace(/[a-zA-Z]/g, (c, i: number) => (v.upper || (v.capcase && i === 0) ? c.toUpperCase() : c.toLowerCase()));
-  }
-
-  /** Finds (or creates in the global scope) the variable to assign. */
-  private lvalue(name: string): Var {
-    let n = name;
-    let v = this.getVarRaw(n);
-    if (v?.nameref && v.str) {
-      const t = this.refTarget(name, false);
-      if (!t) throw new DiscardError(`warning: ${name}: circular name reference`);
-      // (setVar assigns an element target itself; an array or element assignment through it is an error)
-      if (t[1] !== undefined) throw new DiscardError(`\`${t[0]}[${t[1]}]': not a valid identifier`);
-      n = t[0];
-      v = this.getVarRaw(n);
-    }
-    if (v) return v;
-    v = {};
-    if (this.opts.allexport) v.exported = true;
-    this.scopes[0]!.set(n, v);
-    return v;
-  }
-
-  setVar(name: string, val: string, append = false): void {
-    if (name.length >= 6 && DYNAMIC_VARS.has(name) && (this.lostSpecial === undefined || !this.lostSpecial.has(name))) {
-      if (IGNORED_ASSIGN.has(name)) return;
-      if (name === 'SECONDS') {
-        // bash counts on from the assigned number (not a number: 0)
-        this.seconds = { at: Date.now(), value: /^\s*[-+]?\d+\s*$/.test(val) ? Number(val) : 0 };
-        return;
-      }
-    }
-    if (name === 'RANDOM' && !this.lostSpecial?.has(name)) {
-      // assigning RANDOM (an integer variable in bash) seeds bash's generator
-      this.rseed = Number(BigInt.asUintN(32, this.arith.evalString(val)));
-      this.lastRandom = 0;
-      return;
-    }
-    if (name === 'PATH') this.commandHash.clear(); // bash forgets remembered commands
-    const ref = this.getVarRaw(name);
-    if (ref?.nameref && ref.str) {
-      const t = this.refTarget(name, false);
-      if (t && t[1] !== undefined) { this.setElem(t[0], this.refSubscript(t[0], t[1]), val, append); return; }
-    }
-    const v = this.lvalue(name);
-    if (v.declOnly) v.declOnly = undefined; // (not adding the property: keeps Var shapes few)
-    if (v.readonly) throw new ShellError(`${this.resolveName(name)}: readonly variable`, 1);
-    if (v.integer && append) val = String(hardArith(() => BigInt.asIntN(64, this.arith.evalString(v.str ?? '0') + this.arith.evalString(val)))); // (each on its own, like bash)
-    else {
-      if (append) val = (v.arr ? v.arr.get(0) ?? '' : v.assoc ? v.assoc.get('0') ?? '' : v.str ?? '') + val;
-      val = this.applyAttrs(v, val);
-    }
-    if (v.arr) v.arr.set(0, val);
-    else if (v.assoc) v.assoc.set('0', val);
-    else v.str = val;
-    if (this.opts.allexport) v.exported = true;
-    if (name === 'OPTIND') { this.optind = Number(val) || 1; this.optchar = 0; }
-    else if (name.length >= 4 && name.charCodeAt(0) === 76 && LOCALE_VARS.has(name)) this.localeChanged(name);
-  }
-
-  /**
-   * bash's sv_locale after `name` changed: setlocale for its category (LC_ALL: all of them;
-   * another LC_ only when LC_ALL is empty, with LANG as the fallback; LANG and an empty LC_ALL
-   * never warn) and a warning when the locale does not exist. glibc remembers a failed name per
-   * category: the next failure has no errno, and bash leaves out its text.
-   */
-  localeChanged(name: string): void {
-    const all = this.getVar('LC_ALL') ?? '';
-    if (name === 'LANG' || (name === 'LC_ALL' ? all === '' : all !== '')) return;
-    const value = name === 'LC_ALL' ? all : this.getVar(name) || this.getVar('LANG') || '';
-    if (localeExists(value)) return;
-    const cat = name === 'LC_ALL' ? 'LC_CTYPE' : name;
-    const tried = (this.localeTried ??= new Set());
-    const first = !tried.has(`${cat}:${value}`);
-    for (const f of localeFallbacks(value)) tried.add(`${cat}:${f}`);
-    const line = this.errLine(`warning: setlocale: ${name}: cannot change locale (${value})${first ? ': No such file or directory' : ''}`);
-    if (tryWriteSync(this.fds.get(2), line) !== true) this.writeFd(2, line).catch(() => undefined);
-  }
-  /**
-   * bash's start (set_default_locale): an LC_ALL from the environment naming a locale that does not
-   * exist gets one warning, before any line is read (no line number, no errno text); glibc then
-   * remembers the name as failed, so a later assignment of it warns without the errno text.
-   */
-  startupLocale(): void {
-    const all = this.getVar('LC_ALL') ?? '';
-    if (all === '' || localeExists(all)) return;
-    const tried = (this.localeTried ??= new Set());
-    for (const f of localeFallbacks(all)) tried.add(`LC_CTYPE:${f}`);
-    tried.add(`LC_CTYPE:${all}`);
-    const line = `bash: warning: setlocale: LC_ALL: cannot change locale (${all})\n`;
-    if (tryWriteSync(this.fds.get(2), line) !== true) this.writeFd(2, line).catch(() => undefined);
-  }
-  /** Locale names setlocale failed for, per category (see localeChanged). */
-  localeTried: Set<string> | undefined;
-
-  /** The locale was UTF-8 when bash would have parsed the running line (for $'\u…'; see topLevel). */
-  parseUtf8 = false;
-
-  /**
-   * Whether the shell's character type locale (LC_ALL, else LC_CTYPE, else LANG) is UTF-8 and
-   * exists: characters are counted, cut and matched by it. Read when used: bash follows
-   * assignments at once.
-   */
-  utf8Locale(): boolean {
-    return isUtf8LocaleName(this.ctypeName());
-  }
-
-  /** Whether that locale's name has a UTF-8 codeset, installed or not: `\u` escapes go by it, like bash's. */
-  utf8Escapes(): boolean {
-    return hasUtf8Codeset(this.ctypeName());
-  }
-
-  private ctypeName(): string {
-    return this.getVar('LC_ALL') || this.getVar('LC_CTYPE') || this.getVar('LANG') || '';
-  }
-
-  /**
-   * `$_`, set here as a command starts (bash sets it as the command ends: `prevLastArg` is what
-   * bash's `_` still holds meanwhile). A `_` from the environment stays exported through the
-   * first command, as bash's does until it sets `_` after it.
-   */
-  get lastArg(): string { return this.lastArgValue; }
-  set lastArg(v: string) {
-    this.prevLastArg = this.lastArgValue;
-    this.lastArgValue = v;
-    if (this.envUnderscore > 0 && --this.envUnderscore === 0 && this.scopes[0]!.get('_')?.exported) this.scopes[0]!.delete('_');
-  }
-  private lastArgValue = '';
-  prevLastArg = '';
-  /** `_` came from the environment: the sets of `$_` left before it goes (see lastArg). */
-  envUnderscore = 0;
-  /** bash's $RANDOM generator state (undefined: not seeded yet; a subshell reseeds). */
-  rseed: number | undefined;
-  lastRandom = 0;
-
-  /** bash 5.2's brand(): Park-Miller minimal standard, folded to 15 bits; never the same value twice in a row. */
-  nextRandom(): number {
-    let seed: number = this.rseed ?? Math.floor(Math.random() * 0x7ffffffe) + 1;
-    let r: number;
-    do {
-      const last: number = seed === 0 ? 123459876 : seed;
-      const h: number = Math.floor(last / 127773);
-      const l: number = last - 127773 * h;
-      const t: number = 16807 * l - 2836 * h;
-      seed = t < 0 ? t + 0x7fffffff : t;
-      r = ((seed >>> 16) ^ (seed & 65535)) & 32767;
-    } while (r === this.lastRandom);
-    this.rseed = seed;
-    return (this.lastRandom = r);
-  }
-
-  getElem(name: string, idx: string): string | undefined {
-    if (name === '@' || name === '*') return undefined;
-    if (this.isStackVar(name)) { const a = this.callStack(name)!; const i = Number(idx); return a[i < 0 ? a.length + i : i]; }
-    const v = this.resolveVar(name);
-    if (v?.assoc) return v.assoc.get(idx);
-    let i = Number(idx);
-    if (v?.arr && !v.declOnly) {
-      if (i < 0) i = maxKey(v.arr) + 1 + i;
-      if (i < 0) this.badSubscript(name);
-      return v.arr.get(i);
-    }
-    if (i < 0) this.badSubscript(name);
-    if (!v) return undefined;
-    if (i === 0) return v.str;
-    return undefined;
-  }
-  /** bash's warning for reading a negative subscript before the first element (the value is unset). */
-  private badSubscript(name: string): void {
-    void this.err(`${name}: bad array subscript`);
-  }
-
-  setElem(name: string, idx: string, val: string, append = false): void {
-    const v = this.lvalue(name);
-    if (v.declOnly) v.declOnly = undefined;
-    if (v.readonly) throw new ShellError(`${this.resolveName(name)}: readonly variable`, 1);
-    if (v.assoc) {
-      v.assoc.set(idx, this.applyAttrs(v, append ? (v.assoc.get(idx) ?? '') + val : val));
-      return;
-    }
-    if (!v.arr) { v.arr = new Map(); if (v.str !== undefined) v.arr.set(0, v.str); v.str = undefined; }
-    let i = Number(idx);
-    if (i < 0) {
-      i = maxKey(v.arr) + 1 + i;
-      if (i < 0) throw new ShellError(`${name}[${idx}]: bad array subscript`, 1);
-    }
-    const cur = v.arr.get(i) ?? '';
-    v.arr.set(i, v.integer && append ? String(hardArith(() => BigInt.asIntN(64, this.arith.evalString(cur || '0') + this.arith.evalString(val)))) : this.applyAttrs(v, append ? cur + val : val));
-  }
-
-  lvalueArray(name: string): Map<number, string> {
-    const v = this.lvalue(name);
-    if (v.declOnly) v.declOnly = undefined;
-    if (!v.arr) { v.arr = new Map(); v.str = undefined; v.assoc = undefined; }
-    return v.arr;
-  }
-
-  unsetVar(name: string): void {
-    if (name.length >= 4 && name.charCodeAt(0) === 76 && LOCALE_VARS.has(name)) {
-      this.unsetVarOnly(name);
-      this.localeChanged(name);
-      return;
-    }
-    this.unsetVarOnly(name);
-  }
-
-  private unsetVarOnly(name: string): void {
-    if (DYNAMIC_VARS.has(name)) (this.lostSpecial ??= new Set()).add(name);
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const v = this.scopes[i]!.get(name);
-      if (v) {
-        if (v.readonly) throw new ShellError(`${name}: cannot unset: readonly variable`, 1);
-        if (v.nameref && v.str) {
-          const t = this.refTarget(name, false);
-          if (t && t[1] !== undefined) {
-            // a nameref to an element: unset that element
-            const a = this.resolveVar(t[0]);
-            const k = this.refSubscript(t[0], t[1]);
-            if (a?.readonly) throw new ShellError(`${t[0]}: cannot unset: readonly variable`, 1);
-            if (k === '@' || k === '*') this.unsetVar(t[0]);
-            else if (a?.assoc) a.assoc.delete(k);
-            else if (a?.arr) { let n = Number(k); if (n < 0) n += maxKey(a.arr) + 1; a.arr.delete(n); }
-            else if (a && Number(k) === 0) a.str = undefined;
-          } else if (t) this.unsetVar(t[0]);
-          return;
-        }
-        if (i > 0 && i === this.scopes.length - 1 && v.local) {
-          // unsetting a local in its own scope leaves it unset but local
-          this.scopes[i]!.set(name, { local: true });
-          return;
-        }
-        this.scopes[i]!.delete(name);
-        return;
-      }
-    }
-  }
-
-  arrayKeys(name: string): string[] {
-    if (this.isStackVar(name)) return this.callStack(name)!.map((_, i) => String(i));
-    const v = this.resolveVar(name);
-    if (!v) return [];
-    if (v.assoc) return assocOrder(v.assoc).map((e) => e[0]);
-    if (v.arr) return [...v.arr.keys()].sort((a, b) => a - b).map(String);
-    return v.str === undefined ? [] : ['0'];
-  }
-
-  arrayValues(name: string): string[] {
-    if (this.isStackVar(name)) return this.callStack(name)!;
-    const v = this.resolveVar(name);
-    if (!v) return [];
-    if (v.assoc) return assocOrder(v.assoc).map((e) => e[1]);
-    if (v.arr) {
-      // (elements added in index order, the usual case, need no sort)
-      let last = -1, sorted = true;
-      for (const k of v.arr.keys()) { if (k < last) { sorted = false; break; } last = k; }
-      return sorted ? [...v.arr.values()] : [...v.arr.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
-    }
-    return v.str === undefined ? [] : [v.str];
-  }
-
-  /** `${#a[@]}` of an existing array without listing its values; undefined: take arrayValues' way. */
-  elementCount(name: string): number | undefined {
-    if (this.isStackVar(name)) return undefined;
-    // (a nameref takes the general path: one to `a[@]` or `a[i]` counts as bash counts it)
-    if (this.getVarRaw(name)?.nameref) return undefined;
-    const v = this.resolveVar(name);
-    if (!v || v.declOnly) return undefined;
-    return v.assoc ? v.assoc.size : v.arr ? v.arr.size : undefined;
-  }
-
-  /** Names of the set variables (with `all`, also those declared without a value). */
-  varNames(all = false): string[] {
-    const s = new Set<string>();
-    for (const sc of this.scopes) for (const [k, v] of sc) if (all || v.str !== undefined || v.arr || v.assoc) s.add(k);
-    return [...s];
-  }
-
   async subscriptText(name: string, idx: ArithmExpr): Promise<string> {
     if (this.canSyncSubscript(idx)) return this.subscriptTextSync(name, idx);
     const p0 = idx.type === 'Word' && idx.Parts.length === 1 ? idx.Parts[0] : undefined;
     if (p0 && p0.type === 'Lit' && (p0.Value === '@' || p0.Value === '*')) return p0.Value;
-    const v = this.resolveVar(name);
+    const v = this.vars.resolve(name);
     if (v?.assoc) {
       return this.assocKey(idx);
     }
@@ -753,7 +344,7 @@ export class Shell {
   subscriptTextSync(name: string, idx: ArithmExpr): string {
     const p0 = idx.type === 'Word' && idx.Parts.length === 1 ? idx.Parts[0] : undefined;
     if (p0 && p0.type === 'Lit' && (p0.Value === '@' || p0.Value === '*')) return p0.Value;
-    const v = this.resolveVar(name);
+    const v = this.vars.resolve(name);
     if (v?.assoc) {
       const text = this.assocKeySync(idx);
       if (text !== undefined) return text;
@@ -762,66 +353,14 @@ export class Shell {
     const iv = p0 && (p0.type === 'Lit' || (p0.type === 'ParamExp' && !p0.Index && !p0.Exp && !p0.Slice && !p0.Repl && !p0.Length && !p0.Excl && !p0.Names && !p0.Width))
       ? (p0.type === 'Lit' ? p0.Value : p0.Param.Value) : undefined;
     if (iv !== undefined && /^[a-z][a-zA-Z0-9_]*$/.test(iv)) {
-      const r = this.getVarRaw(iv);
+      const r = this.vars.raw(iv);
       if (r && !r.nameref && !r.arr && !r.assoc && r.str !== undefined && /^(?:0|[1-9][0-9]{0,17})$/.test(r.str)) return r.str;
     }
     return String(hardArith(() => this.arithSync(idx)));
   }
 
-  attrString(name: string, raw = false): string {
-    const v = raw ? this.getVarRaw(name) : this.resolveVar(name);
-    if (!v) return name === 'SHELLOPTS' || name === 'BASHOPTS' ? 'r' : '';
-    let s = '';
-    if (v.arr) s += 'a';
-    if (v.assoc) s += 'A';
-    if (v.integer) s += 'i';
-    if (v.nameref) s += 'n';
-    if (v.readonly) s += 'r';
-    if (v.trace) s += 't';
-    if (v.exported) s += 'x';
-    if (v.capcase) s += 'c';
-    if (v.lower) s += 'l';
-    if (v.upper) s += 'u';
-    return s;
-  }
-
-  declareLine(name: string): string {
-    const v = this.getVarRaw(name);
-    const utf8 = this.utf8Locale();
-    const dq = (x: string): string => dquote(x, utf8);
-    if (!v && this.isStackVar(name)) {
-      const a = this.callStack(name)!;
-      return a.length || name !== 'FUNCNAME' ? `declare -a ${name}=(${a.map((x, i) => `[${i}]=${dq(x)}`).join(' ')})` : `declare -a ${name}`;
-    }
-    if (!v && name === '_') return `declare -- _=${dq(this.prevLastArg)}`;
-    if (!v && DYNAMIC_VARS.has(name) && !this.lostSpecial?.has(name)) {
-      // (bash runs the variable's function: RANDOM moves on)
-      return `declare ${INTEGER_DYNAMIC.has(name) ? '-i' : '--'} ${name}=${dq(this.specialOrVar(name) ?? '')}`;
-    }
-    if (!v) return name === 'SHELLOPTS' || name === 'BASHOPTS' ? `declare -r ${name}=${dq(this.specialOrVar(name)!)}` : '';
-    if (name === 'SHELLOPTS' || name === 'BASHOPTS') return `declare -${this.attrString(name, true)} ${name}=${dq(this.specialOrVar(name)!)}`;
-    const flags = this.attrString(name, true) || '-';
-    const f = flags === '-' ? '--' : '-' + flags;
-    if ((v.arr?.size === 0 || v.assoc?.size === 0) && v.declOnly) return `declare ${f} ${name}`;
-    if (v.arr) {
-      const items = [...v.arr.entries()].sort((a, b) => a[0] - b[0]).map(([k, x]) => `[${k}]=${dq(x)}`);
-      return `declare ${f} ${name}=(${items.join(' ')})`;
-    }
-    if (v.assoc) {
-      const items = assocOrder(v.assoc).map(([k, x]) => `[${assocKeyNeedsQuotes(k, utf8) ? dq(k) : k}]=${dq(x)}`);
-      return `declare ${f} ${name}=(${items.join(' ')}${items.length ? ' ' : ''})`;
-    }
-    if (v.str === undefined) return `declare ${f} ${name}`;
-    return `declare ${f} ${name}=${dq(v.str)}`;
-  }
-
-  /** An array's elements as [key, value] in bash's order (`${a[@]@K}`); undefined for a non-array. */
-  keyedPairs(name: string): [string, string][] | undefined {
-    const v = this.resolveVar(name);
-    if (v?.arr) return [...v.arr.entries()].sort((a, b) => a[0] - b[0]).map(([k, x]) => [String(k), x]);
-    if (v?.assoc) return assocOrder(v.assoc);
-    return undefined;
-  }
+  /** The locale was UTF-8 when bash would have parsed the running line (for $'\u…'; see topLevel). */
+  parseUtf8 = false;
 
   userHome(user: string): string | undefined {
     try {
@@ -832,33 +371,6 @@ export class Shell {
       }
     } catch { /* ignore */ }
     return undefined;
-  }
-
-  /** Environment for child processes (exported variables), as UTF-8 strings (`bytes`: as the shell's byte strings). */
-  environ(extra?: Map<string, string>, bytes = false): Record<string, string> {
-    const enc = bytes ? (s: string): string => s : fromBytes;
-    const env: Record<string, string> = {};
-    // (first, as bash keeps them at the front of the environment it passes on)
-    for (const [k, v] of this.foreignEnv) env[enc(k)] = enc(v);
-    const seen = new Set<string>();
-    // (in bash's order: innermost scope first, each in its hash table's order: 1024 buckets for
-    // the global variables, 4 for a function's or a command's prefix assignments)
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const sc = this.scopes[i]!;
-      for (const [k, v] of sc.size > 1 ? bucketOrder(sc, i === 0 ? 1024 : 4) : sc) {
-        if (seen.has(k)) continue;
-        seen.add(k);
-        if (!v.exported) continue;
-        const val = v.arr ? v.arr.get(0) : v.assoc ? undefined : k === 'SHELLOPTS' || k === 'BASHOPTS' ? this.specialOrVar(k) : v.str;
-        if (val === undefined || v.arr || v.assoc) continue;
-        env[enc(k)] = enc(val);
-      }
-    }
-    // bash's encoding of an exported function: BASH_FUNC_name%%=() { body }
-    // (a restricted shell gives its commands no functions)
-    if (!isRestricted(this)) for (const [f] of bucketOrder(this.funcs, 512)) if (this.funcAttrs.get(f)?.includes('x')) env[`BASH_FUNC_${enc(f)}%%`] = enc('() ' + this.functionText(f).replace(/^[^\n]*\n/, ''));
-    if (extra) for (const [k, v] of extra) env[enc(k)] = enc(v);
-    return env;
   }
 
   // ---- positions and errors -----------------------------------------------------------------
@@ -917,7 +429,7 @@ export class Shell {
     await this.writeFd(2, this.errLine(msg)).catch(() => undefined);
   }
 
-  private errLine(msg: string): string {
+  errLine(msg: string): string {
     // (an eval string's lines count from the eval's line, in a script file and under -c alike)
     const line = this.lineOf(this.curPos);
     return `${this.errSourceName()}: line ${line}: ${msg}\n`;
@@ -956,9 +468,8 @@ export class Shell {
   // ---- subshells -------------------------------------------------------------------------
   clone(): Shell {
     const s = new Shell();
-    s.scopes = this.scopes.map((sc) => { const m = new Map<string, Var>(); for (const [k, v] of sc) m.set(k, cloneVar(v)); return m; });
+    s.vars.copyFrom(this.vars);
     s.funcs = new Map(this.funcs); s.funcAttrs = new Map(this.funcAttrs);
-    s.foreignEnv = this.foreignEnv;
     if (this.disabled) s.disabled = new Set(this.disabled);
     s.funcSrc = this.funcSrc; s.funcSource = new Map(this.funcSource); s.funcDefLine = new Map(this.funcDefLine);
     s.aliases = new Map(this.aliases);
@@ -972,8 +483,7 @@ export class Shell {
     s.curCmd = this.curCmd; s.curCmdSrc = this.curCmdSrc;
     s.lastBgPid = this.lastBgPid; s.funcDepth = this.funcDepth; s.loopDepth = 0; s.subshell = this.subshell + 1;
     s.bashpid = virtualPid(); s.jobKill = this.jobKill; s.dirStack = this.dirStack.slice(); s.history = this.history.clone(); s.source = this.source; s.curPos = this.curPos;
-    s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.stdinRedirected = this.stdinRedirected; s.funcLines = this.funcLines.slice(); s.funcFiles = this.funcFiles.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.parseUtf8 = this.parseUtf8; s.localeTried = this.localeTried && new Set(this.localeTried); s.seconds = this.seconds; s.lostSpecial = this.lostSpecial && new Set(this.lostSpecial); s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
-    s.lastArgValue = this.lastArgValue; s.prevLastArg = this.prevLastArg; s.envUnderscore = this.envUnderscore;
+    s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.stdinRedirected = this.stdinRedirected; s.funcLines = this.funcLines.slice(); s.funcFiles = this.funcFiles.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.parseUtf8 = this.parseUtf8; s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
     s.noErrexit = this.noErrexit; s.cMode = this.cMode; s.traceLevel = this.traceLevel; s.quietSignals = this.quietSignals;
     s.fds = this.fds.clone();
     if (this.umask < 0) try { this.umask = process.umask(); } catch { /* worker thread */ }
@@ -1123,7 +633,7 @@ export class Shell {
         if (this.opts.verbose) vAt = await this.verboseLines(list, i, vAt);
         else vAt = undefined;
         // bash decodes $'\u…' when it parses a line, in the locale of that moment
-        this.parseUtf8 = this.utf8Escapes();
+        this.parseUtf8 = this.vars.utf8Escapes();
       }
       if (deferred && newLine && !this.shopt.has('extglob')) {
         // bash reads a line's commands before running them, and without extglob `@(` is a syntax error
@@ -1516,7 +1026,7 @@ export class Shell {
     let args: string[], r: number | Promise<number> | undefined;
     try {
       args = this.ex.fieldsSync(c.Args);
-      this.lastArg = args[args.length - 1]!;
+      this.vars.lastArg = args[args.length - 1]!;
       r = fn !== undefined ? this.callFunc(name, fn, args.slice(1)) : b!(this, args);
     } catch (e) {
       // (return, break and continue unwind to their function or loop as they would from stmt())
@@ -1639,7 +1149,7 @@ export class Shell {
 
   /** PIPESTATUS's values now: bash keeps them across the ERR and DEBUG traps. */
   private pipestatusNow(): number[] {
-    const v = this.scopes[0]!.get('PIPESTATUS');
+    const v = this.vars.globalVar('PIPESTATUS');
     return v?.arr ? [...v.arr.values()].map(Number) : [this.status];
   }
 
@@ -1696,7 +1206,7 @@ export class Shell {
       const replay = this.replayDecl;
       if (replay !== undefined) {
         this.replayDecl = undefined;
-        if (replay.c === c) { this.lastArg = declLastArg(variant, replay.items); return await declare(this, variant, replay.items); }
+        if (replay.c === c) { this.vars.lastArg = declLastArg(variant, replay.items); return await declare(this, variant, replay.items); }
       }
       return await declClause(this, c.Variant.Value === 'nameref' ? 'declare' : variant, c.Variant.Value === 'nameref' ? [{ type: 'Assign', Append: false, Naked: true, Name: null, Index: null, Value: { type: 'Word', Parts: [{ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: '-n' }] }, Array: null }, ...c.Args] : c.Args);
     } catch (e: any) {
@@ -1844,10 +1354,10 @@ export class Shell {
     const rfd = free[0] ?? 63, wfd = free[3] ?? 60;
     this.fds.set(rfd, fromCo.r);
     this.fds.set(wfd, toCo.w);
-    this.unsetVar(name);
-    this.setElem(name, '0', String(rfd));
-    this.setElem(name, '1', String(wfd));
-    this.setVar(`${name}_PID`, String(this.lastBgPid));
+    this.vars.unset(name);
+    this.vars.setElem(name, '0', String(rfd));
+    this.vars.setElem(name, '1', String(wfd));
+    this.vars.set(`${name}_PID`, String(this.lastBgPid));
     this.coprocFds = new Map([[rfd, fromCo.r], [wfd, toCo.w]]);
     return 0;
   }
@@ -1974,7 +1484,7 @@ export class Shell {
         const st = c.Stmt ? await this.stmt(c.Stmt) : 0;
         const dt = Number(process.hrtime.bigint() - t0) / 1e9;
         const fmt = (x: number): string => `${Math.floor(x / 60)}m${(x % 60).toFixed(3)}s`;
-        const tf = c.PosixFormat ? undefined : this.getVar('TIMEFORMAT');
+        const tf = c.PosixFormat ? undefined : this.vars.get('TIMEFORMAT');
         if (tf !== undefined) {
           const bad = /%(.?)/.exec(tf.replace(/%(?:[0-9]?l?[RUS]|P|%)/g, ''));
           if (bad) await this.err(`TIMEFORMAT: \`${bad[1]}': invalid format character`);
@@ -2021,12 +1531,12 @@ export class Shell {
           // (bash traces the loop head, words unexpanded, before each iteration)
           if (this.opts.xtrace) await this.traceRaw(c.Loop.type === 'WordIter' && c.Loop.InPos ? head() : `for ${name} in "$@"`);
           // (a nameref loop variable is pointed at each word in turn, like bash)
-          const ref = this.getVarRaw(name);
+          const ref = this.vars.raw(name);
           if (ref?.nameref && !ref.readonly) ref.str = it;
-          else if (!this.posix) this.setVar(name, it);
+          else if (!this.posix) this.vars.set(name, it);
           else {
             // (POSIX mode: a readonly loop variable exits the shell)
-            try { this.setVar(name, it); } catch (e) {
+            try { this.vars.set(name, it); } catch (e) {
               if (!(e instanceof ShellError) || !/readonly variable$/.test(e.message)) throw e;
               await this.err(e.message);
               throw this.forceEof(1);
@@ -2096,20 +1606,20 @@ export class Shell {
     for (;;) {
       let menu = '';
       if (showMenu) items.forEach((it, i) => { menu += `${i + 1}) ${it}\n`; });
-      await this.writeFd(2, menu + (this.getVar('PS3') ?? '#? '));
+      await this.writeFd(2, menu + (this.vars.get('PS3') ?? '#? '));
       const line = await readLine(this, 0, '\n', -1, false);
-      if (line !== null) this.setVar('REPLY', line.text.replace(/\\([\s\S])/g, '$1'));
+      if (line !== null) this.vars.set('REPLY', line.text.replace(/\\([\s\S])/g, '$1'));
       if (line === null || line.eof) { await this.writeFd(1, '\n'); return 1; }
-      const reply = this.getVar('REPLY') ?? '';
+      const reply = this.vars.get('REPLY') ?? '';
       if (reply === '') { showMenu = true; continue; }
       const m = /^[ \t\n]*([-+]?[0-9]+)[ \t\n]*$/.exec(reply);
       const n = m ? Number(m[1]) : 0;
-      this.setVar(name, n >= 1 && n <= items.length ? items[n - 1]! : '');
+      this.vars.set(name, n >= 1 && n <= items.length ? items[n - 1]! : '');
       try { const r = this.stmts(c.Do); st = typeof r === 'number' ? r : await r; } catch (e) {
         if (!(e instanceof LoopSignal)) throw e;
         if (await this.loopSignal(e)) break;
       }
-      showMenu = this.getVar('REPLY') === '';
+      showMenu = this.vars.get('REPLY') === '';
     }
     return st;
   }
@@ -2257,7 +1767,7 @@ export class Shell {
 
   setPipestatus(results: number[] | number): void {
     // after most commands: one status, and the variable is still the one set here (updated in place)
-    const cur = this.scopes[0]!.get('PIPESTATUS');
+    const cur = this.vars.globalVar('PIPESTATUS');
     const one = typeof results === 'number' ? results : results.length === 1 ? results[0]! : undefined;
     if (one !== undefined && cur !== undefined && cur === this.pipestatusVar && cur.arr?.size === 1 && cur.arr.has(0) && onlyArr(cur)) {
       cur.arr.set(0, STATUS_TEXT[one] ?? String(one));
@@ -2266,7 +1776,7 @@ export class Shell {
     const list = typeof results === 'number' ? [results] : results;
     const v: Var = { arr: new Map(list.map((r, i) => [i, String(r)])) };
     this.pipestatusVar = v;
-    this.scopes[0]!.set('PIPESTATUS', v);
+    this.vars.putGlobal('PIPESTATUS', v);
   }
   /** The PIPESTATUS variable setPipestatus created last. */
   private pipestatusVar: Var | undefined;
@@ -2473,13 +1983,13 @@ export class Shell {
   /** The variable of a `{var}` redirection: a name, or an array element (`{a[1]}`). */
   private setFdVar(v: string, n: string): void {
     const m = /^([^[]+)\[(.*)\]$/.exec(v);
-    if (m) this.setElem(m[1]!, this.resolveVar(m[1]!)?.assoc ? m[2]! : String(hardArith(() => this.arith.evalString(m[2]!))), n);
-    else this.setVar(v, n);
+    if (m) this.vars.setElem(m[1]!, this.vars.resolve(m[1]!)?.assoc ? m[2]! : String(hardArith(() => this.arith.evalString(m[2]!))), n);
+    else this.vars.set(v, n);
   }
   private getFdVar(v: string): string | undefined {
     const m = /^([^[]+)\[(.*)\]$/.exec(v);
-    if (m) return this.getElem(m[1]!, this.resolveVar(m[1]!)?.assoc ? m[2]! : String(hardArith(() => this.arith.evalString(m[2]!))));
-    return this.getVar(v);
+    if (m) return this.vars.getElem(m[1]!, this.vars.resolve(m[1]!)?.assoc ? m[2]! : String(hardArith(() => this.arith.evalString(m[2]!))));
+    return this.vars.get(v);
   }
 
   releaseProcSubst(from: number): void {
@@ -2610,7 +2120,7 @@ export class Shell {
     if (this.opts.xtrace || (!checked && !this.assignsOnlySync(c))) return undefined;
     const as = c.Assigns;
     this.lastSubstStatus = undefined;
-    this.lastArg = '';
+    this.vars.lastArg = '';
     for (let i = 0; i < as.length; i++) this.assignValueSync(as[i]!, true);
     return this.lastSubstStatus ?? 0;
   }
@@ -2636,8 +2146,8 @@ export class Shell {
     try {
       // as assignValue1
       const val = a.Value ? this.ex.literalSync(a.Value, 'assign') : '';
-      if (a.Index) this.setElem(name, this.assocKeyChecked(a, this.subscriptTextSync(name, a.Index)), val, a.Append);
-      else this.setVar(name, val, a.Append);
+      if (a.Index) this.vars.setElem(name, this.assocKeyChecked(a, this.subscriptTextSync(name, a.Index)), val, a.Append);
+      else this.vars.set(name, val, a.Append);
     } catch (e) {
       throw this.assignError(e);
     }
@@ -2654,16 +2164,16 @@ export class Shell {
     const name = a.Name!.Value;
     let val: string;
     try { val = a.Value ? await this.ex.literal(a.Value, 'assign') : ''; } catch (e) { throw this.assignError(e); }
-    await this.traceRaw(`${name}${a.Index ? `[${arithSource(this.source.src, a.Index) ?? ''}]` : ''}${a.Append ? '+=' : '='}${traceWord(val, this.utf8Locale(), true)}`);
+    await this.traceRaw(`${name}${a.Index ? `[${arithSource(this.source.src, a.Index) ?? ''}]` : ''}${a.Append ? '+=' : '='}${traceWord(val, this.vars.utf8Locale(), true)}`);
     try {
-      if (a.Index) this.setElem(name, this.assocKeyChecked(a, await this.subscriptText(name, a.Index)), val, a.Append);
-      else this.setVar(name, val, a.Append);
+      if (a.Index) this.vars.setElem(name, this.assocKeyChecked(a, await this.subscriptText(name, a.Index)), val, a.Append);
+      else this.vars.set(name, val, a.Append);
     } catch (e) { throw this.assignError(e); }
   }
 
   /** An associative array's key in `a[k]=v`: an empty one is bash's error (the rest of the line is dropped). */
   private assocKeyChecked(a: Assign, key: string): string {
-    if (key === '' && this.resolveVar(a.Name!.Value)?.assoc) throw new DiscardError(`${a.Name!.Value}[${arithSource(this.source.src, a.Index!) ?? ''}]: bad array subscript`, 1, false, true);
+    if (key === '' && this.vars.resolve(a.Name!.Value)?.assoc) throw new DiscardError(`${a.Name!.Value}[${arithSource(this.source.src, a.Index!) ?? ''}]: bad array subscript`, 1, false, true);
     return key;
   }
 
@@ -2678,18 +2188,18 @@ export class Shell {
     const val = a.Value ? await this.ex.literal(a.Value, 'assign') : '';
     if (a.Index) {
       const idx = this.assocKeyChecked(a, await this.subscriptText(name, a.Index));
-      this.setElem(name, idx, val, a.Append);
+      this.vars.setElem(name, idx, val, a.Append);
       return;
     }
-    this.setVar(name, val, a.Append);
+    this.vars.set(name, val, a.Append);
   }
 
   /** `traced`: a declaration's array under xtrace, shown as bash does once its values are expanded (`+ a=('x' ['3']='y')`). */
   async assignArray(name: string, a: Assign, assocHint: boolean, traced = false, decl = false): Promise<void> {
-    const ref = this.getVarRaw(name);
+    const ref = this.vars.raw(name);
     // (a nameref without a target becomes the array; a plain assignment warns)
     if (ref?.nameref && ref.str === undefined) { if (!decl) await this.err(`warning: ${name}: removing nameref attribute`); ref.nameref = false; }
-    let v = this.resolveVar(name);
+    let v = this.vars.resolve(name);
     if (v?.readonly) throw new ShellError(`${name}: readonly variable`, 1);
     const isAssoc = !!v?.assoc || assocHint;
     const elems = a.Array!.Elems;
@@ -2703,7 +2213,7 @@ export class Shell {
           if (el.Index) w = `[${await this.assocKey(el.Index)}]=${w}`;
           words.push(w);
         }
-        for (let i = 0; i < words.length; i += 2) m.set(words[i]!, v ? this.applyAttrs(v, words[i + 1] ?? '') : words[i + 1] ?? '');
+        for (let i = 0; i < words.length; i += 2) m.set(words[i]!, v ? this.vars.applyAttrs(v, words[i + 1] ?? '') : words[i + 1] ?? '');
       } else {
         const shown: string[] = [];
         for (const el of elems) {
@@ -2713,7 +2223,7 @@ export class Shell {
             const x = el.Value ? await this.ex.literal(el.Value, 'none') : '';
             // (`[k]+=v` appends to the value before this assignment, or the current one with `+=(…)`)
             const val = appendElems.has(el) ? ((a.Append ? m.get(k) : v?.assoc?.get(k)) ?? '') + x : x;
-            m.set(k, v ? this.applyAttrs(v, val) : val);
+            m.set(k, v ? this.vars.applyAttrs(v, val) : val);
             if (traced) shown.push(`[${singleQuote(k)}]=${singleQuote(x)}`);
           } else if (el.Value) {
             // (bash shows the word as written, single-quoted in a `declare`)
@@ -2724,7 +2234,7 @@ export class Shell {
         }
         if (traced) await this.traceRaw(`${name}${a.Append ? '+=' : '='}(${shown.join(' ')})`);
       }
-      if (!v) { v = this.lvalue(name); }
+      if (!v) { v = this.vars.lvalue(name); }
       v.assoc = m; v.arr = undefined; v.str = undefined; v.declOnly = undefined;
       return;
     }
@@ -2744,10 +2254,10 @@ export class Shell {
       await this.traceRaw(`${name}${a.Append ? '+=' : '='}(${shown.filter((x) => x !== '').join(' ')})`);
     }
     const m = a.Append && v?.arr ? v.arr : a.Append && v?.str !== undefined ? new Map([[0, v.str]]) : new Map<number, string>();
-    const w = this.lvalue(name);
+    const w = this.vars.lvalue(name);
     w.arr = m; w.assoc = undefined; w.str = undefined; w.declOnly = undefined;
     let next = maxKey(m) + 1;
-    const put = (i: number, x: string): void => { m.set(i, this.applyAttrs(w, x)); };
+    const put = (i: number, x: string): void => { m.set(i, this.vars.applyAttrs(w, x)); };
     for (const it of items) {
       if ('idx' in it) {
         let i = Number(await this.arithAst(it.idx));
@@ -2781,14 +2291,14 @@ export class Shell {
   private async call(c: CallExpr, redirs: Redirect[] = []): Promise<number> {
     this.lastSubstStatus = undefined;
     if (c.Args.length === 0) {
-      this.lastArg = '';
+      this.vars.lastArg = '';
       for (const a of c.Assigns) {
         if (this.opts.xtrace && !a.Array && !(badAssigns.size && badAssigns.has(a.Name!.Value))) { await this.assignTraced(a); continue; }
         if (!this.assignValueSync(a)) await this.assignValue(a);
         if (this.opts.xtrace) {
           // (an array literal is traced as written: `+ a=(x "y z" $v)`)
           const lit = a.Array ? arrayLiteralSource(this.source.src, a.Array) : undefined;
-          await this.traceRaw(`${a.Name!.Value}${a.Index ? `[${arithSource(this.source.src, a.Index) ?? ''}]` : ''}${a.Append ? '+=' : '='}${lit ?? traceWord((a.Index ? this.getElem(a.Name!.Value, this.subscriptTextSync(a.Name!.Value, a.Index)) : this.getVar(a.Name!.Value)) ?? '', false, true)}`);
+          await this.traceRaw(`${a.Name!.Value}${a.Index ? `[${arithSource(this.source.src, a.Index) ?? ''}]` : ''}${a.Append ? '+=' : '='}${lit ?? traceWord((a.Index ? this.vars.getElem(a.Name!.Value, this.subscriptTextSync(a.Name!.Value, a.Index)) : this.vars.get(a.Name!.Value)) ?? '', false, true)}`);
         }
       }
       return redirs.length === 0 ? this.lastSubstStatus ?? 0 : this.assignOnlyRedirs(redirs);
@@ -2796,7 +2306,7 @@ export class Shell {
     const replay = this.replayArgs;
     if (replay !== undefined) this.replayArgs = undefined;
     const args = replay?.c === c ? replay.args : this.ex.canSyncAll(c.Args) ? this.ex.fieldsSync(c.Args) : await this.ex.fields(c.Args);
-    this.lastArg = args.length ? args[args.length - 1]! : '';
+    this.vars.lastArg = args.length ? args[args.length - 1]! : '';
     if (args.length === 0) {
       for (const a of c.Assigns) await this.assignValue(a);
       return this.assignOnlyRedirs(redirs);
@@ -2810,21 +2320,21 @@ export class Shell {
         // (they stay, exported: bash keeps its temporary environment)
         for (const a of c.Assigns) {
           await this.assignValue(a);
-          const v = a.Index ? undefined : this.resolveVar(a.Name!.Value);
+          const v = a.Index ? undefined : this.vars.resolve(a.Name!.Value);
           if (v) v.exported = true;
         }
       } else {
         temp = new Map();
         tempScopes.add(temp);
         // each binding is visible to the values of the following ones (`a=1 b=$a cmd`)
-        this.scopes.push(temp);
+        this.vars.pushScope(temp);
         try {
           for (const a of c.Assigns) {
             const name = a.Name!.Value;
             const bad = badAssigns.size ? badAssigns.get(name) : undefined;
             if (bad) { if (bad.discard && !bad.prefix) throw new DiscardError(bad.message); await this.err(bad.prefix ?? bad.message); continue; }
             // bash reports a readonly prefix assignment and still runs the command without it
-            try { this.checkWritable(name); } catch (e) {
+            try { this.vars.checkWritable(name); } catch (e) {
               if (!(e instanceof ShellError)) throw e;
               await this.err(e.message);
               // (POSIX mode abandons the command and the rest of the line)
@@ -2832,33 +2342,31 @@ export class Shell {
               continue;
             }
             let val = a.Value ? await this.ex.literal(a.Value, 'assign') : '';
-            if (a.Append) val = (this.getVar(name) ?? '') + val;
+            if (a.Append) val = (this.vars.get(name) ?? '') + val;
             temp.set(name, { str: val, exported: true });
           }
         } finally {
-          const i = this.scopes.lastIndexOf(temp);
-          if (i >= 0) this.scopes.splice(i, 1);
+          this.vars.removeScope(temp);
         }
       }
     }
     if (this.opts.xtrace) {
       // (bash traces each prefix assignment on its own line)
-      if (temp) for (const [k, v] of temp) await this.traceRaw(`${k}=${traceWord(v.str ?? '', this.utf8Locale(), true)}`);
+      if (temp) for (const [k, v] of temp) await this.traceRaw(`${k}=${traceWord(v.str ?? '', this.vars.utf8Locale(), true)}`);
       await this.trace(args);
     }
     if (!temp && redirs.length === 0) return this.callArgs(args);
     const run = async (): Promise<number> => {
       if (!temp) return this.callArgs(args);
-      this.scopes.push(temp);
+      this.vars.pushScope(temp);
       // (bash sets the locale of a builtin's or function's temporary LC_ variables, and back after)
       // (for another command only once it ran, when the binding is gone)
       let lc: string[] | undefined;
       for (const k of temp.keys()) if (LOCALE_VARS.has(k)) (lc ??= []).push(k);
-      if (lc && (this.funcs.has(args[0]!) || builtins.has(args[0]!))) for (const k of lc) this.localeChanged(k);
+      if (lc && (this.funcs.has(args[0]!) || builtins.has(args[0]!))) for (const k of lc) this.vars.localeChanged(k);
       try { return await this.callArgs(args, temp); } finally {
-        const i = this.scopes.lastIndexOf(temp);
-        if (i >= 0) this.scopes.splice(i, 1);
-        if (lc) for (const k of lc) this.localeChanged(k);
+        this.vars.removeScope(temp);
+        if (lc) for (const k of lc) this.vars.localeChanged(k);
       }
     };
     if (!redirs.length) return run();
@@ -2881,19 +2389,19 @@ export class Shell {
   }
 
   async trace(words: string[]): Promise<void> {
-    const utf8 = this.utf8Locale();
+    const utf8 = this.vars.utf8Locale();
     await this.traceRaw(words.map((w) => traceWord(w, utf8)).join(' '));
   }
 
   async traceRaw(line: string): Promise<void> {
-    let ps4 = this.getVar('PS4') ?? '+ ';
+    let ps4 = this.vars.get('PS4') ?? '+ ';
     if (/[$`\\]/.test(ps4)) ps4 = await this.ex.promptString(ps4);
     const prefix = ps4 ? ps4[0]!.repeat(Math.max(0, this.traceLevel - 1)) + ps4 : '';
     // (only the command's own line: what the builtin traces as it assigns comes after the redirections)
     const pre = this.traceStderr;
     if (pre) { this.traceStderr = undefined; await writeAll(pre, `${prefix}${line}\n`); return; }
     // (BASH_XTRACEFD names an open fd for the trace; otherwise it goes to stderr)
-    const xfd = this.getVar('BASH_XTRACEFD');
+    const xfd = this.vars.get('BASH_XTRACEFD');
     const fd = xfd !== undefined && /^[0-9]{1,4}$/.test(xfd) && this.fds.get(Number(xfd)) ? Number(xfd) : 2;
     await this.writeFd(fd, `${prefix}${line}\n`);
   }
@@ -2941,7 +2449,7 @@ export class Shell {
    */
   callFunc(name: string, body: Stmt, args: string[]): number | Promise<number> {
     // (bash's FUNCNEST: past it the call abandons the command line, as execute_function's DISCARD)
-    const nest = this.funcDepth > 0 ? this.getVar('FUNCNEST') : undefined;
+    const nest = this.funcDepth > 0 ? this.vars.get('FUNCNEST') : undefined;
     if (nest !== undefined && /^\s*[0-9]{1,9}\s*$/.test(nest) && Number(nest) > 0 && this.funcDepth >= Number(nest)) {
       // (the line bash names: in a script file that of the calling function's definition in the
       // cases compared, under -c the call's; doc/interpreter.md "Not yet")
@@ -2984,7 +2492,7 @@ export class Shell {
   private enterFunc(name: string, body: Stmt, args: string[]): FuncFrame {
     const f: FuncFrame = { params: this.params, source: this.source, pos: this.curPos, loop: this.loopDepth, ret: this.traps.get('RETURN'), debug: this.traps.get('DEBUG'), err: undefined, lastArg: args.length ? args[args.length - 1]! : name };
     this.params = args;
-    this.scopes.push(new Map());
+    this.vars.pushScope(new Map());
     this.funcDepth++;
     this.funcNames.push(name);
     this.funcLines.push(this.lineOf(this.curPos));
@@ -3021,11 +2529,11 @@ export class Shell {
     this.funcLines.pop();
     this.funcFiles.pop();
     this.funcDepth--;
-    const sc = this.scopes.pop();
+    const sc = this.vars.popScope();
     const saved = sc && savedOpts.get(sc);
     if (saved) Object.assign(this.opts, saved); // (`local -`)
     this.params = f.params;
-    this.lastArg = f.lastArg; // ($_ is the call's last word again, not the body's)
+    this.vars.lastArg = f.lastArg; // ($_ is the call's last word again, not the body's)
   }
 
   async callPrivate(pc: PrivateCommand, args: string[]): Promise<number> {
@@ -3080,13 +2588,6 @@ function defaultRedirFd(op: number): number {
 }
 
 /** A variable with a value array and no other value or attribute. */
-/** bash's dynamic variables: computed at each use until unset, then ordinary variables. */
-const DYNAMIC_VARS = new Set(['RANDOM', 'SRANDOM', 'LINENO', 'SECONDS', 'BASHPID', 'BASH_SUBSHELL', 'BASH_COMMAND', 'EPOCHSECONDS', 'EPOCHREALTIME', 'BASH_ARGV0', 'HISTCMD']);
-/** Dynamic variables with the integer attribute (`declare -p`). */
-const INTEGER_DYNAMIC = new Set(['RANDOM', 'SRANDOM', 'SECONDS', 'BASHPID', 'HISTCMD']);
-/** Dynamic variables whose assignment bash ignores. */
-const IGNORED_ASSIGN = new Set(['SRANDOM', 'LINENO', 'BASHPID', 'BASH_COMMAND', 'EPOCHSECONDS', 'EPOCHREALTIME', 'HISTCMD']);
-
 /** Statuses as text, made once ($? and PIPESTATUS are set after every statement). */
 const STATUS_TEXT = Array.from({ length: 256 }, (_, i) => String(i));
 
@@ -3106,15 +2607,6 @@ function loopTick(): Promise<void> | undefined {
   lastYield = now;
   return new Promise((r) => setImmediate(r));
 }
-
-/** bash's $EPOCHREALTIME: seconds since the epoch with microseconds (timeOrigin + now() keeps them). */
-function epochRealtime(): string {
-  const us = Math.floor((performance.timeOrigin + performance.now()) * 1000);
-  return `${Math.floor(us / 1e6)}.${String(us % 1e6).padStart(6, '0')}`;
-}
-
-/** The variables bash's sv_locale watches. */
-const LOCALE_VARS = new Set(['LANG', 'LC_ALL', 'LC_CTYPE', 'LC_COLLATE', 'LC_MESSAGES', 'LC_NUMERIC', 'LC_TIME']);
 
 /** The position of the last token in an AST node (the largest position in it). */
 function lastPos(n: unknown): number {
@@ -3178,11 +2670,6 @@ const ASSIGNING_BUILTINS = new Set(['declare', 'typeset', 'local', 'export', 're
 const tracedCmd = new Set(['CallExpr', 'TestClause', 'ArithmCmd', 'DeclClause', 'LetClause']);
 /** bash's simple commands among them (`((…))` and `[[…]]` are compound). */
 const simpleCmd = new Set(['CallExpr', 'DeclClause', 'LetClause']);
-
-/** bash's iteration order for associative arrays: 1024 FNV-1 hash buckets, newest first. */
-function assocOrder(m: Map<string, string>): [string, string][] {
-  return bucketOrder(m, 1024);
-}
 
 /** Source text of an arithmetic expression node (for associative subscripts like m[1+1]). */
 function arithSource(src: string, e: ArithmExpr): string | undefined {
