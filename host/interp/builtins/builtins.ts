@@ -3,7 +3,7 @@
 // declLastArg). The other builtins are in their families' modules (all.ts lists them).
 import type { Assign } from '../syntax/ast.ts';
 import type { Shell } from '../execution/runner.ts';
-import { maxKey, savedOpts, tempScopes, type Var } from '../variables/var.ts';
+import { maxKey, savedOpts, type Var } from '../variables/var.ts';
 import { parseScript } from '../syntax/reparse.ts';
 import { declWords } from '../syntax/reparse-placeholders.ts';
 import { DiscardError, ShellError } from '../execution/errors.ts';
@@ -56,7 +56,7 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
   if (variant === 'local' && sh.funcDepth === 0) { await errOut(sh, 'local', 'can only be used in a function'); return 1; }
   if (variant === 'local' && items.some((i) => i.name === '-' && i.value === undefined)) {
     // `local -`: the shell options come back when the function returns
-    const sc = localScope(sh);
+    const sc = sh.vars.localScope();
     if (!savedOpts.has(sc)) savedOpts.set(sc, { ...sh.opts });
     items = items.filter((i) => !(i.name === '-' && i.value === undefined));
     if (!items.some((i) => i.name !== undefined)) return 0;
@@ -95,41 +95,39 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
   if (names.length === 0 || on.has('p')) {
     if (variant === 'export' || variant === 'readonly') {
       const flag = variant === 'export' ? 'x' : 'r';
-      for (const n of sh.varNames(true).sort()) {
-        const v = sh.getVarRaw(n);
+      for (const n of sh.vars.names(true).sort()) {
+        const v = sh.vars.raw(n);
         if (!v || !(flag === 'x' ? v.exported : v.readonly)) continue;
         // (POSIX mode: `export NAME="v"`, naming only the array attributes)
         const ax = sh.posix ? (v.arr ? 'a' : '') + (v.assoc ? 'A' : '') : '';
-        await out(sh, (sh.posix ? sh.declareLine(n).replace(/^declare \S+ /, `${variant} ${ax ? `-${ax} ` : ''}`) : sh.declareLine(n)) + '\n');
+        await out(sh, (sh.posix ? sh.vars.declareLine(n).replace(/^declare \S+ /, `${variant} ${ax ? `-${ax} ` : ''}`) : sh.vars.declareLine(n)) + '\n');
       }
       return 0;
     }
     if (names.length === 0 && variant === 'local' && sh.funcDepth > 0) {
       // the current function's variables, set or not
-      const top = sh.scopes[sh.scopes.length - 1]!;
-      for (const n of [...top.keys()].sort()) if (top.get(n)!.local) await out(sh, sh.declareLine(n) + '\n');
+      for (const n of sh.vars.innermostLocals().sort()) await out(sh, sh.vars.declareLine(n) + '\n');
       return 0;
     }
     if (names.length === 0) {
-      for (const n of sh.varNames(on.size > 0).sort()) {
-        const attrs = sh.attrString(n, true);
+      for (const n of sh.vars.names(on.size > 0).sort()) {
+        const attrs = sh.vars.attrString(n, true);
         // (-g only chooses the scope: `declare -g` lists like `declare`, `declare -pg` like `declare -p`)
         const want = [...on].filter((c) => c !== 'p' && c !== 'g');
         if (!want.every((c) => attrs.includes(c))) continue;
-        const v = sh.getVarRaw(n);
+        const v = sh.vars.raw(n);
         if (!v) continue;
-        if (on.has('p') || want.length) await out(sh, sh.declareLine(n) + '\n');
-        else await out(sh, `${n}=${v.arr || v.assoc ? sh.declareLine(n).replace(/^declare -\S+ [^=]+=/, '') : shQuoteValue((n === 'SHELLOPTS' || n === 'BASHOPTS' ? sh.specialOrVar(n) : v.str) ?? '', sh.utf8Locale())}\n`);
+        if (on.has('p') || want.length) await out(sh, sh.vars.declareLine(n) + '\n');
+        else await out(sh, `${n}=${v.arr || v.assoc ? sh.vars.declareLine(n).replace(/^declare -\S+ [^=]+=/, '') : shQuoteValue((n === 'SHELLOPTS' || n === 'BASHOPTS' ? sh.vars.param(n) : v.str) ?? '', sh.vars.utf8Locale())}\n`);
       }
       // (a bare `declare` lists the functions after the variables, as `set` does)
       if (on.size === 0 && off.size === 0) await listFunctions(sh);
       return 0;
     }
     let st = 0;
-    const top = sh.scopes[sh.scopes.length - 1]!;
     for (const n of names) {
       // (local -p shows only the current function's variables)
-      const line = variant === 'local' && !top.get(n.name!)?.local ? undefined : sh.declareLine(n.name!);
+      const line = variant === 'local' && !sh.vars.isInnermostLocal(n.name!) ? undefined : sh.vars.declareLine(n.name!);
       // (bash names the argument as written: `foo=bar: not found`)
       const arg = `${n.name}${n.index !== undefined ? `[${n.index}]` : ''}${n.value !== undefined ? `${n.append ? '+=' : '='}${n.value}` : ''}`;
       if (!line) { await errOut(sh, variant, `${arg}: not found`); st = 1; } else await out(sh, line + '\n');
@@ -145,7 +143,7 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
     if (it.index === '') { await sh.err(`${name}[]: bad array subscript`); st = 1; continue; }
     if (on.has('n') && !it.arrayAssign) {
       // bash checks the target name a nameref gets (its value, or the variable's current value)
-      const tv = it.value !== undefined ? it.value : local ? undefined : sh.getVarRaw(name)?.str;
+      const tv = it.value !== undefined ? it.value : local ? undefined : sh.vars.raw(name)?.str;
       if (tv !== undefined && tv !== '' && !/^[a-zA-Z_][a-zA-Z0-9_]*(\[.*\])?$/s.test(tv)) { await errOut(sh, variant, `\`${tv}': invalid variable name for name reference`); st = 1; continue; }
       if (tv === name) { await errOut(sh, variant, `${name}: nameref variable self references not allowed`); st = 1; continue; }
     }
@@ -153,23 +151,23 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
     // (the value goes to `v` itself: a local, or the global under -g)
     let pinned = local;
     if (local) {
-      const top = localScope(sh);
+      const top = sh.vars.localScope();
       v = top.get(name);
       if (!v) {
-        if (sh.getVarRaw(name)?.readonly) { await errOut(sh, variant, `${name}: readonly variable`); st = 1; continue; }
+        if (sh.vars.raw(name)?.readonly) { await errOut(sh, variant, `${name}: readonly variable`); st = 1; continue; }
         v = newLocal(sh, top, name); // (`local x` leaves x unset: declared)
       }
     } else {
       const raw = on.has('n') || off.has('n');
-      const g = on.has('g') && sh.scopes.length > 1 ? sh.scopes[0]!.get(name) : undefined;
-      if (on.has('g') && sh.scopes.length > 1 && (!g || raw || !g.nameref)) {
+      const g = on.has('g') && sh.vars.isNested() ? sh.vars.globalVar(name) : undefined;
+      if (on.has('g') && sh.vars.isNested() && (!g || raw || !g.nameref)) {
         // (-g in a function: the global variable, even when a local one hides it)
         v = g;
-        if (!v) { v = {}; sh.scopes[0]!.set(name, v); }
+        if (!v) { v = {}; sh.vars.putGlobal(name, v); }
         pinned = true;
       } else {
-        v = raw ? sh.getVarRaw(name) : sh.resolveVar(name);
-        if (!v) { v = {}; sh.scopes[0]!.set(raw ? name : sh.resolveName(name), v); }
+        v = raw ? sh.vars.raw(name) : sh.vars.resolve(name);
+        if (!v) { v = {}; sh.vars.putGlobal(raw ? name : sh.vars.resolveName(name), v); }
       }
     }
     if (v.readonly && (it.value !== undefined || it.arrayAssign || off.has('r'))) {
@@ -203,18 +201,18 @@ export async function declare(sh: Shell, variant: string, items: DeclItem[]): Pr
     if (on.has('n')) v.nameref = true; if (off.has('n')) v.nameref = false;
     try {
       if (arrayAssign) {
-        const saved = sh.scopes, savedSrc = sh.source;
-        // `name` designates v; other names (in the values and subscripts) resolve as usual
-        if (pinned) sh.scopes = [...saved, new Map([[name, v]])];
+        const savedSrc = sh.source;
         if (arrayAssign !== it.arrayAssign) sh.setSource((arrayAssign as Assign & { src: string }).src, savedSrc.name);
-        try { await sh.assignArray(name, arrayAssign, on.has('A'), sh.opts.xtrace && arrayAssign === it.arrayAssign, true); } finally { sh.scopes = saved; sh.source = savedSrc; }
+        const assign = (): Promise<void> => sh.assignArray(name, arrayAssign, on.has('A'), sh.opts.xtrace && arrayAssign === it.arrayAssign, true);
+        // `name` designates v; other names (in the values and subscripts) resolve as usual
+        try { await (pinned ? sh.vars.withBindingAsync(name, v, assign) : assign()); } finally { sh.source = savedSrc; }
       } else if (it.value !== undefined) {
         if (v.nameref && on.has('n')) { v.str = it.value; }
         else if (pinned) {
           const value = it.value, index = it.index;
-          withOnly(sh, name, v, () => { if (index !== undefined) sh.setElem(name, index, value, it.append); else sh.setVar(name, value, it.append); });
-        } else if (it.index !== undefined) sh.setElem(name, it.index, it.value, it.append);
-        else sh.setVar(name, it.value, it.append);
+          sh.vars.withBinding(name, v, () => { if (index !== undefined) sh.vars.setElem(name, index, value, it.append); else sh.vars.set(name, value, it.append); });
+        } else if (it.index !== undefined) sh.vars.setElem(name, it.index, it.value, it.append);
+        else sh.vars.set(name, it.value, it.append);
       }
     } catch (e) {
       if (e instanceof ShellError) { await errOut(sh, variant, e.message); st = 1; continue; }
@@ -249,26 +247,13 @@ for (const variant of ['declare', 'typeset', 'local', 'export', 'readonly']) {
 }
 
 /** Evaluates a DeclClause from the AST (keeps array literals and assignment words intact). */
-/** The scope `local` declares in: the function's own, under any prefix-assignment scopes. */
-function localScope(sh: Shell): Map<string, Var> {
-  let ti = sh.scopes.length - 1;
-  while (ti > 0 && tempScopes.has(sh.scopes[ti]!)) ti--;
-  return sh.scopes[ti]!;
-}
 
 /** A new local variable `name` in `top`; bash's local inherits only the export attribute. */
 function newLocal(sh: Shell, top: Map<string, Var>, name: string): Var {
   const v: Var = { local: true };
-  if (sh.getVarRaw(name)?.exported) v.exported = true;
+  if (sh.vars.raw(name)?.exported) v.exported = true;
   top.set(name, v);
   return v;
-}
-
-/** Runs `fn` with `name` designating `v` (other names resolve as usual). */
-function withOnly(sh: Shell, name: string, v: Var, fn: () => void): void {
-  const saved = sh.scopes;
-  sh.scopes = [...saved, new Map([[name, v]])];
-  try { fn(); } finally { sh.scopes = saved; }
 }
 
 /**
@@ -279,19 +264,19 @@ function withOnly(sh: Shell, name: string, v: Var, fn: () => void): void {
  */
 export function localSync(sh: Shell, items: DeclItem[]): number | undefined {
   if (sh.funcDepth === 0 || items.length === 0) return undefined; // (`local` alone lists them)
-  const top = localScope(sh);
+  const top = sh.vars.localScope();
   for (const it of items) {
     const name = it.name;
     if (name === undefined || it.index !== undefined || it.append || !isName(name) || /^[A-Z0-9_]+$/.test(name)) return undefined;
     const own = top.get(name);
-    if (own ? own.readonly || own.integer || own.nameref || own.arr || own.assoc : sh.getVarRaw(name)?.readonly) return undefined;
+    if (own ? own.readonly || own.integer || own.nameref || own.arr || own.assoc : sh.vars.raw(name)?.readonly) return undefined;
   }
   for (const it of items) {
     const name = it.name!, value = it.value;
     const v = top.get(name) ?? newLocal(sh, top, name);
-    if (value !== undefined) withOnly(sh, name, v, () => sh.setVar(name, value));
+    if (value !== undefined) sh.vars.withBinding(name, v, () => sh.vars.set(name, value));
   }
-  sh.lastArg = declLastArg('local', items);
+  sh.vars.lastArg = declLastArg('local', items);
   return 0;
 }
 
@@ -322,7 +307,7 @@ export async function declClause(sh: Shell, variant: string, assigns: Assign[]):
     else if (!a.Naked) it.value = a.Value ? await sh.ex.literal(a.Value, 'assign') : '';
     items.push(it);
   }
-  sh.lastArg = declLastArg(variant, items);
+  sh.vars.lastArg = declLastArg(variant, items);
   // (bash expands an array value with the words, tracing it, before it traces the declaration)
   const arrays = sh.opts.xtrace && items.some((it) => it.arrayAssign);
   if (sh.opts.xtrace && !arrays) await traceDecl(sh, variant, items);
@@ -336,7 +321,7 @@ async function traceDecl(sh: Shell, variant: string, items: DeclItem[]): Promise
   const lhs = (it: DeclItem): string => it.name! + (it.index !== undefined ? `[${it.index}]` : '');
   await sh.trace([variant, ...items.map((it) => it.flag ?? (it.value === undefined ? lhs(it) : `${lhs(it)}${it.append ? '+=' : '='}${it.value}`))]);
   if (variant === 'export' || variant === 'readonly') {
-    for (const it of items) if (it.name !== undefined && it.value !== undefined) await sh.traceRaw(`${lhs(it)}${it.append ? '+=' : '='}${traceWord(it.value, sh.utf8Locale(), true)}`);
+    for (const it of items) if (it.name !== undefined && it.value !== undefined) await sh.traceRaw(`${lhs(it)}${it.append ? '+=' : '='}${traceWord(it.value, sh.vars.utf8Locale(), true)}`);
   }
 }
 
@@ -371,11 +356,11 @@ def(['unset'], async (sh, args) => {
     try {
       if (!m && explicitV && !isName(a)) { await errOut(sh, 'unset', `\`${a}': not a valid identifier`); st = 1; continue; }
       if (m) {
-        const v = sh.resolveVar(m[1]!);
+        const v = sh.vars.resolve(m[1]!);
         if (v?.readonly) throw new ShellError(`${m[1]}: cannot unset: readonly variable`, 1);
         if (v && !v.arr && !v.assoc && v.str !== undefined && (m[2] === '@' || m[2] === '*')) throw new ShellError(`${m[1]}: not an array variable`, 1);
         // (bash 5.2: of an associative array, `@` and `*` are keys like any other)
-        if ((m[2] === '@' || m[2] === '*') && !v?.assoc) { if (v?.arr) v.arr.clear(); else sh.unsetVar(m[1]!); continue; }
+        if ((m[2] === '@' || m[2] === '*') && !v?.assoc) { if (v?.arr) v.arr.clear(); else sh.vars.unset(m[1]!); continue; }
         const sub = await sh.refSubscriptAsync(m[1]!, m[2]!);
         if (v?.assoc) v.assoc.delete(sub);
         else if (v?.arr) {
@@ -391,9 +376,9 @@ def(['unset'], async (sh, args) => {
         continue;
       }
       if (!isName(a)) { if (!await unsetFunc(sh, a)) st = 1; continue; }
-      if (mode === 'n') { for (let i = sh.scopes.length - 1; i >= 0; i--) if (sh.scopes[i]!.delete(a)) break; continue; }
-      if (!explicitV && !sh.getVarRaw(a) && sh.funcs.has(a)) { if (!await unsetFunc(sh, a)) st = 1; continue; } // no variable: a function
-      sh.unsetVar(a);
+      if (mode === 'n') { sh.vars.unsetRef(a); continue; }
+      if (!explicitV && !sh.vars.raw(a) && sh.funcs.has(a)) { if (!await unsetFunc(sh, a)) st = 1; continue; } // no variable: a function
+      sh.vars.unset(a);
     } catch (e) {
       if (e instanceof ShellError) { await errOut(sh, 'unset', e.message); st = 1; continue; }
       throw e;

@@ -24,7 +24,7 @@ def(['compgen'], async (sh, args) => {
     if (a === '--') { i++; break; }
     if (!a.startsWith('-') || a === '-') break;
     const o = a.slice(1);
-    if (o === 'W') { const w = args[++i] ?? ''; const ifs = sh.getVar('IFS') ?? ' \t\n'; words.push(...w.split(new RegExp(`[${ifs.replace(/[\]\\^-]/g, '\\$&')}]+`)).filter((x) => x !== '')); continue; }
+    if (o === 'W') { const w = args[++i] ?? ''; const ifs = sh.vars.get('IFS') ?? ' \t\n'; words.push(...w.split(new RegExp(`[${ifs.replace(/[\]\\^-]/g, '\\$&')}]+`)).filter((x) => x !== '')); continue; }
     if (o === 'A') { const k = args[++i] ?? ''; words.push(...compgenKind(sh, k)); continue; }
     if (o === 'F') { func = args[++i] ?? ''; continue; }
     for (const c of o) {
@@ -48,13 +48,13 @@ async function compgenFunction(sh: Shell, func: string, word: string): Promise<s
   const body = sh.funcs.get(func);
   if (!body) { await sh.err(`completion: function \`${func}' not found`); return []; }
   const vars = ['COMP_WORDS', 'COMP_CWORD', 'COMP_LINE', 'COMP_POINT', 'COMP_TYPE', 'COMP_KEY'];
-  sh.lvalueArray('COMP_WORDS').clear();
-  sh.setVar('COMP_CWORD', '-1'); sh.setVar('COMP_LINE', ''); sh.setVar('COMP_POINT', '0'); sh.setVar('COMP_TYPE', '0'); sh.setVar('COMP_KEY', '0');
+  sh.vars.lvalueArray('COMP_WORDS').clear();
+  sh.vars.set('COMP_CWORD', '-1'); sh.vars.set('COMP_LINE', ''); sh.vars.set('COMP_POINT', '0'); sh.vars.set('COMP_TYPE', '0'); sh.vars.set('COMP_KEY', '0');
   try {
     await sh.callFunc(func, body, ['compgen', word, '']);
-    return sh.arrayValues('COMPREPLY');
+    return sh.vars.arrayValues('COMPREPLY');
   } finally {
-    for (const n of [...vars, 'COMPREPLY']) { try { sh.unsetVar(n); } catch { /* readonly */ } }
+    for (const n of [...vars, 'COMPREPLY']) { try { sh.vars.unset(n); } catch { /* readonly */ } }
   }
 }
 
@@ -66,7 +66,7 @@ function compgenKind(sh: Shell, kind: string): string[] {
     case 'keyword': return ['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', '{', '}', '!', '[[', ']]', 'coproc'];
     case 'variable': case 'export': {
       const names = new Set<string>();
-      for (const sc of sh.scopes) for (const [k, v] of sc) if (kind === 'variable' || v.exported) names.add(k);
+      for (const k of sh.vars.names(true, kind === 'export')) names.add(k);
       return [...names].sort();
     }
     default: return [];

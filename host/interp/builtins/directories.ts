@@ -22,9 +22,9 @@ async function chdir(sh: Shell, dir: string, name = 'cd', physical = false): Pro
   try { st = fs.statSync(Buffer.from(target, 'latin1')); } catch (e) { await errOut(sh, name, `${dir}: ${errnoMsg(e)}`); return 1; }
   if (!st.isDirectory()) { await errOut(sh, name, `${dir}: Not a directory`); return 1; }
   try { fs.accessSync(Buffer.from(target, 'latin1'), fs.constants.X_OK); } catch { await errOut(sh, name, `${dir}: Permission denied`); return 1; }
-  sh.setVar('OLDPWD', sh.getVar('PWD') ?? sh.cwd);
+  sh.vars.set('OLDPWD', sh.vars.get('PWD') ?? sh.cwd);
   sh.cwd = target;
-  sh.setVar('PWD', target);
+  sh.vars.set('PWD', target);
   return 0;
 }
 
@@ -51,14 +51,14 @@ def(['cd'], async (sh, args) => {
   let dir = a[0];
   let print = false;
   if (dir === undefined) {
-    dir = sh.getVar('HOME');
+    dir = sh.vars.get('HOME');
     if (dir === undefined) { await errOut(sh, 'cd', 'HOME not set'); return 1; }
   } else if (dir === '-') {
-    dir = sh.getVar('OLDPWD');
+    dir = sh.vars.get('OLDPWD');
     if (dir === undefined) { await errOut(sh, 'cd', 'OLDPWD not set'); return 1; }
     print = true;
   } else if (!dir.startsWith('/') && !dir.startsWith('./') && !dir.startsWith('../') && dir !== '.' && dir !== '..') {
-    const cdpath = sh.getVar('CDPATH');
+    const cdpath = sh.vars.get('CDPATH');
     if (cdpath) {
       for (const p of cdpath.split(':')) {
         if (p === '') continue;
@@ -185,7 +185,7 @@ def(['dirs'], async (sh, args) => {
   return 0;
 });
 function tildeHome(sh: Shell, d: string): string {
-  const h = sh.getVar('HOME');
+  const h = sh.vars.get('HOME');
   if (h && h !== '/' && (d === h || d.startsWith(h + '/'))) return '~' + d.slice(h.length);
   return d;
 }

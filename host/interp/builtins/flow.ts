@@ -116,7 +116,7 @@ def(['source', '.'], async (sh, args) => {
   if (isRestricted(sh) && file.includes('/')) { await errOut(sh, args[0]!, restrictedMsg(file)); return 1; }
   let p: string | undefined;
   if (!file.includes('/')) {
-    for (const dir of (sh.getVar('PATH') ?? '').split(':')) {
+    for (const dir of (sh.vars.get('PATH') ?? '').split(':')) {
       const c = path.resolve(sh.cwd, dir || '.', file);
       try { if (fs.statSync(Buffer.from(c, 'latin1')).isFile()) { p = c; break; } } catch { /* */ }
     }

@@ -79,22 +79,22 @@ async function historyBuiltin(sh: Shell, args: string[]): Promise<number> {
       if (list.length > 1) throw new DiscardError('history: too many arguments', 1, true);
       from = Math.max(0, h.length - Math.abs(n));
     }
-    const fmt = sh.getVar('HISTTIMEFORMAT');
+    const fmt = sh.vars.get('HISTTIMEFORMAT');
     let text = '';
     for (let k = from; k < h.length; k++) {
       const e = h.entries[k]!;
-      text += `${String(k + h.base).padStart(5)}  ${fmt ? (e.time ? strftime(fmt, e.time, sh.getVar('TZ')) : '??') : ''}${e.line}\n`;
+      text += `${String(k + h.base).padStart(5)}  ${fmt ? (e.time ? strftime(fmt, e.time, sh.vars.get('TZ')) : '??') : ''}${e.line}\n`;
     }
     await out(sh, text);
     return 0;
   }
   if (list[0]?.includes('/') && isRestricted(sh)) { await errOut(sh, 'history', restrictedMsg(list[0])); return 1; }
   // (restricted, HISTFILE readonly and unset: no default file, the operation fails quietly)
-  if (list[0] === undefined && isRestricted(sh) && sh.getVar('HISTFILE') === undefined) return 1;
+  if (list[0] === undefined && isRestricted(sh) && sh.vars.get('HISTFILE') === undefined) return 1;
   // (readline's default file: ~/.history)
-  const name = list[0] ?? sh.getVar('HISTFILE') ?? path.join(sh.getVar('HOME') ?? '', '.history');
+  const name = list[0] ?? sh.vars.get('HISTFILE') ?? path.join(sh.vars.get('HOME') ?? '', '.history');
   const p = Buffer.from(path.resolve(sh.cwd, name), 'latin1');
-  const stamps = sh.getVar('HISTTIMEFORMAT') !== undefined;
+  const stamps = sh.vars.get('HISTTIMEFORMAT') !== undefined;
   const text = (from: number): Buffer => Buffer.from(h.entries.slice(from).map((e) => (stamps && e.time ? `#${e.time}\n` : '') + e.line + '\n').join(''), 'latin1');
   try {
     if (flags.has('r') || flags.has('n')) {
@@ -259,11 +259,11 @@ async function fcBuiltin(sh: Shell, args: string[]): Promise<number> {
   }
   if (listing) { await out(sh, lines.join('')); return 0; }
   // edit in $FCEDIT (or -e ENAME), then run what the file holds, echoed and recorded as read
-  const file = path.join(sh.getVar('TMPDIR') || os.tmpdir(), `bash-fc.${process.pid}${Math.random().toString(36).slice(2, 8)}`);
+  const file = path.join(sh.vars.get('TMPDIR') || os.tmpdir(), `bash-fc.${process.pid}${Math.random().toString(36).slice(2, 8)}`);
   const fb = Buffer.from(file, 'latin1');
   fs.writeFileSync(fb, Buffer.from(lines.join(''), 'latin1'));
   try {
-    const editor = ename ?? (sh.getVar('FCEDIT') || sh.getVar('EDITOR') || (sh.posix ? 'ed' : 'vi'));
+    const editor = ename ?? (sh.vars.get('FCEDIT') || sh.vars.get('EDITOR') || (sh.posix ? 'ed' : 'vi'));
     if (await sh.evalString(`${editor} ${file}`, 'fc') !== 0) return 1;
     let text: string;
     try { text = fs.readFileSync(fb).toString('latin1'); } catch { return 1; }

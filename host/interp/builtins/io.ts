@@ -27,7 +27,7 @@ function echoText(sh: Shell, args: string[]): string {
     const c = escapeCIndex(s);
     let stop = false;
     if (c >= 0) { s = s.slice(0, c); stop = true; }
-    s = echoEscapes(s, false, sh.utf8Escapes());
+    s = echoEscapes(s, false, sh.vars.utf8Escapes());
     if (stop) nl = false;
   }
   return nl ? s + '\n' : s;
@@ -36,7 +36,7 @@ function echoText(sh: Shell, args: string[]): string {
 // ---- printf -----------------------------------------------------------------------------------
 /** TZ as the C library sees it: bash only passes an exported TZ to localtime(3). */
 function exportedTz(sh: Shell): string | undefined {
-  return sh.resolveVar('TZ')?.exported ? sh.getVar('TZ') : undefined;
+  return sh.vars.resolve('TZ')?.exported ? sh.vars.get('TZ') : undefined;
 }
 
 def(['printf'], async (sh, args) => {
@@ -54,10 +54,10 @@ def(['printf'], async (sh, args) => {
   if (fmt === undefined) { await sh.writeFd(2, 'printf: usage: printf [-v var] format [arguments]\n'); return 2; }
   const errs: string[] = [];
   const errAt: number[] = [];
-  const r = formatPrintf(fmt, args.slice(i + 1), errs, () => exportedTz(sh), sh.startTime, sh.utf8Escapes(), errAt);
+  const r = formatPrintf(fmt, args.slice(i + 1), errs, () => exportedTz(sh), sh.startTime, sh.vars.utf8Escapes(), errAt);
   if (varName) {
-    if (/\[/.test(varName)) { const m = /^(.*?)\[(.*)\]$/.exec(varName)!; sh.setElem(m[1]!, await sh.refSubscriptAsync(m[1]!, m[2]!), r.out); }
-    else sh.setVar(varName, r.out);
+    if (/\[/.test(varName)) { const m = /^(.*?)\[(.*)\]$/.exec(varName)!; sh.vars.setElem(m[1]!, await sh.refSubscriptAsync(m[1]!, m[2]!), r.out); }
+    else sh.vars.set(varName, r.out);
     for (const e of errs) await errOut(sh, 'printf', e);
   } else {
     // (bash's messages go out at once, its output at the end of each pass of the format: with
@@ -78,7 +78,7 @@ function printfSync(sh: Shell, args: string[]): number | undefined {
   let i = 1, varName: string | undefined;
   if (args[1] === '-v') {
     varName = args[2];
-    if (varName === undefined || !isName(varName) || sh.resolveVar(varName)?.readonly) return undefined;
+    if (varName === undefined || !isName(varName) || sh.vars.resolve(varName)?.readonly) return undefined;
     i = 3;
   }
   const dashes = args[i] === '--';
@@ -86,10 +86,10 @@ function printfSync(sh: Shell, args: string[]): number | undefined {
   const fmt = args[i];
   if (fmt === undefined || (!dashes && fmt.length > 1 && fmt.startsWith('-'))) return undefined;
   const errs: string[] = [];
-  const r = formatPrintf(fmt, args.slice(i + 1), errs, () => exportedTz(sh), sh.startTime, sh.utf8Escapes());
+  const r = formatPrintf(fmt, args.slice(i + 1), errs, () => exportedTz(sh), sh.startTime, sh.vars.utf8Escapes());
   if (errs.length !== 0) return undefined;
   if (varName === undefined) return sh.writeFdSync(1, r.out, 'printf');
-  sh.setVar(varName, r.out);
+  sh.vars.set(varName, r.out);
   return 0;
 }
 
@@ -203,13 +203,13 @@ def(['read'], async (sh, args) => {
     if (e instanceof ReadTimeout) {
       // bash assigns what was read so far and returns > 128
       const text = e.partial;
-      if (names.length === 0 && !arr) sh.setVar('REPLY', text); else if (names[0]) sh.setVar(names[0], text);
+      if (names.length === 0 && !arr) sh.vars.set('REPLY', text); else if (names[0]) sh.vars.set(names[0], text);
       return 142;
     }
     throw e;
   }
   const text = line?.text ?? '';
-  const ifs = sh.getVar('IFS') ?? ' \t\n';
+  const ifs = sh.vars.get('IFS') ?? ' \t\n';
   const badName = async (n: string): Promise<boolean> => {
     if (/^[a-zA-Z_][a-zA-Z0-9_]*(\[[\s\S]*\])?$/.test(n)) return false;
     await errOut(sh, 'read', `\`${n}': not a valid identifier`);
@@ -217,22 +217,22 @@ def(['read'], async (sh, args) => {
   };
   if (arr !== undefined && await badName(arr)) return 1;
   if (exact) {
-    sh.setVar(names[0] ?? 'REPLY', raw ? text : unbackslash(text));
-    for (const n of names.slice(1)) sh.setVar(n, '');
+    sh.vars.set(names[0] ?? 'REPLY', raw ? text : unbackslash(text));
+    for (const n of names.slice(1)) sh.vars.set(n, '');
   } else if (arr) {
     const fields = ifsSplit(text, ifs, Infinity, !raw);
-    const m = sh.lvalueArray(arr);
+    const m = sh.vars.lvalueArray(arr);
     m.clear();
     fields.forEach((f, k) => m.set(k, f));
   } else if (names.length === 0) {
-    sh.setVar('REPLY', raw ? text : unbackslash(text));
+    sh.vars.set('REPLY', raw ? text : unbackslash(text));
   } else {
     const fields = ifsSplit(text, ifs, names.length, !raw);
     for (let k = 0; k < names.length; k++) {
       if (await badName(names[k]!)) return 1;
       const m = /^([a-zA-Z_][a-zA-Z0-9_]*)\[([\s\S]*)\]$/.exec(names[k]!);
-      if (m) sh.setElem(m[1]!, await sh.refSubscriptAsync(m[1]!, m[2]!), fields[k] ?? '');
-      else sh.setVar(names[k]!, fields[k] ?? '');
+      if (m) sh.vars.setElem(m[1]!, await sh.refSubscriptAsync(m[1]!, m[2]!), fields[k] ?? '');
+      else sh.vars.set(names[k]!, fields[k] ?? '');
     }
   }
   return line === null || line.eof ? 1 : 0;
@@ -244,15 +244,15 @@ def(['read'], async (sh, args) => {
 function readSync(sh: Shell, args: string[]): number | undefined {
   let i = 1, raw = false;
   for (; i < args.length && args[i] === '-r'; i++) raw = true;
-  for (let k = i; k < args.length; k++) if (!isName(args[k]!) || sh.resolveVar(args[k]!)?.readonly) return undefined;
-  if (i === args.length && sh.resolveVar('REPLY')?.readonly) return undefined;
+  for (let k = i; k < args.length; k++) if (!isName(args[k]!) || sh.vars.resolve(args[k]!)?.readonly) return undefined;
+  if (i === args.length && sh.vars.resolve('REPLY')?.readonly) return undefined;
   const t = sh.fds.get(0)?.takeLineAhead(10, (l) => raw || !l.includes('\\'));
   if (t === undefined) return undefined;
   const text = t.includes('\0') ? t.replace(/\0/g, '') : t;
-  if (i === args.length) sh.setVar('REPLY', text);
+  if (i === args.length) sh.vars.set('REPLY', text);
   else {
-    const fields = ifsSplit(text, sh.getVar('IFS') ?? ' \t\n', args.length - i, false);
-    for (let k = i; k < args.length; k++) sh.setVar(args[k]!, fields[k - i] ?? '');
+    const fields = ifsSplit(text, sh.vars.get('IFS') ?? ' \t\n', args.length - i, false);
+    for (let k = i; k < args.length; k++) sh.vars.set(args[k]!, fields[k - i] ?? '');
   }
   return 0;
 }
@@ -294,7 +294,7 @@ def(['mapfile', 'readarray'], async (sh, args) => {
   if (!isName(name)) { await errOut(sh, args[0]!, `\`${name}': not a valid identifier`); return 1; }
   // (a closed fd named by -u is an error; a closed stdin only ends the input)
   if (!sh.fds.get(fd) && fd !== 0) { await errOut(sh, args[0]!, `${fd}: invalid file descriptor: Bad file descriptor`); return 1; }
-  const m = sh.lvalueArray(name);
+  const m = sh.vars.lvalueArray(name);
   if (!hasOrigin) m.clear();
   if (!sh.fds.get(fd)) return 0;
   let k = origin, n = 0;

@@ -48,7 +48,7 @@ def(['wait'], async (sh, args) => {
     if (pending.length === 0) return 127;
     const first = await Promise.race(pending.map((j) => j.done.then((st) => ({ j, st }))));
     reap(first.j);
-    if (pvar !== undefined) sh.setVar(pvar, String(first.j.pid));
+    if (pvar !== undefined) sh.vars.set(pvar, String(first.j.pid));
     await reportSignaled(sh, first.j);
     return first.st;
   }
@@ -64,7 +64,7 @@ def(['wait'], async (sh, args) => {
     st = await j.done;
     if (!j.reaped) await reportSignaled(sh, j);
     reap(j);
-    if (pvar !== undefined) sh.setVar(pvar, String(j.pid));
+    if (pvar !== undefined) sh.vars.set(pvar, String(j.pid));
   }
   return st;
 });

@@ -43,7 +43,7 @@ async function describe(sh: Shell, name: string, mode: 'v' | 'V' | 't' | 'p' | '
 }
 /** PATH's directories ('' for the current one); none when PATH is empty or unset (bash then runs a name from the current directory, and shows its full path). */
 function pathDirs(sh: Shell): string[] {
-  const p = sh.getVar('PATH') ?? '';
+  const p = sh.vars.get('PATH') ?? '';
   return p === '' ? [] : p.split(':');
 }
 /** The path as bash shows it: the name itself if it has a `/`, else PATH's entry (kept relative) + `/name`. */
@@ -93,11 +93,11 @@ def(['command'], async (sh, args) => {
   // -p: search bash's standard path (confstr _CS_PATH) instead of $PATH
   if (mode) {
     let any = false;
-    const savedPath = sh.getVar('PATH');
+    const savedPath = sh.vars.get('PATH');
     for (const n of rest) {
       let ok: boolean;
-      if (std) sh.setVar('PATH', '/bin:/usr/bin');
-      try { ok = await describe(sh, n, mode); } finally { if (std) { if (savedPath === undefined) sh.unsetVar('PATH'); else sh.setVar('PATH', savedPath); } }
+      if (std) sh.vars.set('PATH', '/bin:/usr/bin');
+      try { ok = await describe(sh, n, mode); } finally { if (std) { if (savedPath === undefined) sh.vars.unset('PATH'); else sh.vars.set('PATH', savedPath); } }
       if (ok) any = true; else if (mode === 'V') await errOut(sh, 'command', `${n}: not found`);
     }
     return any ? 0 : 1;

@@ -8,9 +8,9 @@ import { listFunctions, shQuoteValue } from './variable-listing.ts';
 
 def(['set'], async (sh, args) => {
   if (args.length === 1) {
-    for (const n of sh.varNames().sort()) {
-      const v = sh.getVarRaw(n)!;
-      await out(sh, `${n}=${v.arr || v.assoc ? sh.declareLine(n).replace(/^declare -\S+ [^=]+=/, '') : shQuoteValue((n === 'SHELLOPTS' || n === 'BASHOPTS' ? sh.specialOrVar(n) : v.str) ?? '', sh.utf8Locale())}\n`);
+    for (const n of sh.vars.names().sort()) {
+      const v = sh.vars.raw(n)!;
+      await out(sh, `${n}=${v.arr || v.assoc ? sh.vars.declareLine(n).replace(/^declare -\S+ [^=]+=/, '') : shQuoteValue((n === 'SHELLOPTS' || n === 'BASHOPTS' ? sh.vars.param(n) : v.str) ?? '', sh.vars.utf8Locale())}\n`);
     }
     if (!sh.opts.posix) await listFunctions(sh);
     return 0;

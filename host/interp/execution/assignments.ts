@@ -30,7 +30,7 @@ export function assignOnlySync(sh: Shell, c: CallExpr, checked = false): number 
   if (sh.opts.xtrace || (!checked && !assignsOnlySync(sh, c))) return undefined;
   const as = c.Assigns;
   sh.lastSubstStatus = undefined;
-  sh.lastArg = '';
+  sh.vars.lastArg = '';
   for (let i = 0; i < as.length; i++) assignValueSync(sh, as[i]!, true);
   return sh.lastSubstStatus ?? 0;
 }
@@ -56,8 +56,8 @@ export function assignValueSync(sh: Shell, a: Assign, checked = false): boolean 
   try {
     // as assignValue1
     const val = a.Value ? sh.ex.literalSync(a.Value, 'assign') : '';
-    if (a.Index) sh.setElem(name, assocKeyChecked(sh, a, sh.subscriptTextSync(name, a.Index)), val, a.Append);
-    else sh.setVar(name, val, a.Append);
+    if (a.Index) sh.vars.setElem(name, assocKeyChecked(sh, a, sh.subscriptTextSync(name, a.Index)), val, a.Append);
+    else sh.vars.set(name, val, a.Append);
   } catch (e) {
     throw assignError(sh, e);
   }
@@ -74,16 +74,16 @@ export async function assignTraced(sh: Shell, a: Assign): Promise<void> {
   const name = a.Name!.Value;
   let val: string;
   try { val = a.Value ? await sh.ex.literal(a.Value, 'assign') : ''; } catch (e) { throw assignError(sh, e); }
-  await sh.traceRaw(`${name}${a.Index ? `[${arithSource(sh.source.src, a.Index) ?? ''}]` : ''}${a.Append ? '+=' : '='}${traceWord(val, sh.utf8Locale(), true)}`);
+  await sh.traceRaw(`${name}${a.Index ? `[${arithSource(sh.source.src, a.Index) ?? ''}]` : ''}${a.Append ? '+=' : '='}${traceWord(val, sh.vars.utf8Locale(), true)}`);
   try {
-    if (a.Index) sh.setElem(name, assocKeyChecked(sh, a, await sh.subscriptText(name, a.Index)), val, a.Append);
-    else sh.setVar(name, val, a.Append);
+    if (a.Index) sh.vars.setElem(name, assocKeyChecked(sh, a, await sh.subscriptText(name, a.Index)), val, a.Append);
+    else sh.vars.set(name, val, a.Append);
   } catch (e) { throw assignError(sh, e); }
 }
 
 /** An associative array's key in `a[k]=v`: an empty one is bash's error (the rest of the line is dropped). */
 function assocKeyChecked(sh: Shell, a: Assign, key: string): string {
-  if (key === '' && sh.resolveVar(a.Name!.Value)?.assoc) throw new DiscardError(`${a.Name!.Value}[${arithSource(sh.source.src, a.Index!) ?? ''}]: bad array subscript`, 1, false, true);
+  if (key === '' && sh.vars.resolve(a.Name!.Value)?.assoc) throw new DiscardError(`${a.Name!.Value}[${arithSource(sh.source.src, a.Index!) ?? ''}]: bad array subscript`, 1, false, true);
   return key;
 }
 
@@ -98,10 +98,10 @@ async function assignValue1(sh: Shell, a: Assign): Promise<void> {
   const val = a.Value ? await sh.ex.literal(a.Value, 'assign') : '';
   if (a.Index) {
     const idx = assocKeyChecked(sh, a, await sh.subscriptText(name, a.Index));
-    sh.setElem(name, idx, val, a.Append);
+    sh.vars.setElem(name, idx, val, a.Append);
     return;
   }
-  sh.setVar(name, val, a.Append);
+  sh.vars.set(name, val, a.Append);
 }
 
 /**
@@ -109,10 +109,10 @@ async function assignValue1(sh: Shell, a: Assign): Promise<void> {
  * (lvalue and applyAttrs are private steps of Shell's variable store: reached as `sh['…']` until the store has an API for them.)
  */
 export async function assignArray(sh: Shell, name: string, a: Assign, assocHint: boolean, traced = false, decl = false): Promise<void> {
-  const ref = sh.getVarRaw(name);
+  const ref = sh.vars.raw(name);
   // (a nameref without a target becomes the array; a plain assignment warns)
   if (ref?.nameref && ref.str === undefined) { if (!decl) await sh.err(`warning: ${name}: removing nameref attribute`); ref.nameref = false; }
-  let v = sh.resolveVar(name);
+  let v = sh.vars.resolve(name);
   if (v?.readonly) throw new ShellError(`${name}: readonly variable`, 1);
   const isAssoc = !!v?.assoc || assocHint;
   const elems = a.Array!.Elems;
@@ -126,7 +126,7 @@ export async function assignArray(sh: Shell, name: string, a: Assign, assocHint:
         if (el.Index) w = `[${await sh.assocKey(el.Index)}]=${w}`;
         words.push(w);
       }
-      for (let i = 0; i < words.length; i += 2) m.set(words[i]!, v ? sh['applyAttrs'](v, words[i + 1] ?? '') : words[i + 1] ?? '');
+      for (let i = 0; i < words.length; i += 2) m.set(words[i]!, v ? sh.vars.applyAttrs(v, words[i + 1] ?? '') : words[i + 1] ?? '');
     } else {
       const shown: string[] = [];
       for (const el of elems) {
@@ -136,7 +136,7 @@ export async function assignArray(sh: Shell, name: string, a: Assign, assocHint:
           const x = el.Value ? await sh.ex.literal(el.Value, 'none') : '';
           // (`[k]+=v` appends to the value before this assignment, or the current one with `+=(…)`)
           const val = appendElems.has(el) ? ((a.Append ? m.get(k) : v?.assoc?.get(k)) ?? '') + x : x;
-          m.set(k, v ? sh['applyAttrs'](v, val) : val);
+          m.set(k, v ? sh.vars.applyAttrs(v, val) : val);
           if (traced) shown.push(`[${singleQuote(k)}]=${singleQuote(x)}`);
         } else if (el.Value) {
           // (bash shows the word as written, single-quoted in a `declare`)
@@ -147,7 +147,7 @@ export async function assignArray(sh: Shell, name: string, a: Assign, assocHint:
       }
       if (traced) await sh.traceRaw(`${name}${a.Append ? '+=' : '='}(${shown.join(' ')})`);
     }
-    if (!v) { v = sh['lvalue'](name); }
+    if (!v) { v = sh.vars.lvalue(name); }
     v.assoc = m; v.arr = undefined; v.str = undefined; v.declOnly = undefined;
     return;
   }
@@ -167,10 +167,10 @@ export async function assignArray(sh: Shell, name: string, a: Assign, assocHint:
     await sh.traceRaw(`${name}${a.Append ? '+=' : '='}(${shown.filter((x) => x !== '').join(' ')})`);
   }
   const m = a.Append && v?.arr ? v.arr : a.Append && v?.str !== undefined ? new Map([[0, v.str]]) : new Map<number, string>();
-  const w = sh['lvalue'](name);
+  const w = sh.vars.lvalue(name);
   w.arr = m; w.assoc = undefined; w.str = undefined; w.declOnly = undefined;
   let next = maxKey(m) + 1;
-  const put = (i: number, x: string): void => { m.set(i, sh['applyAttrs'](w, x)); };
+  const put = (i: number, x: string): void => { m.set(i, sh.vars.applyAttrs(w, x)); };
   for (const it of items) {
     if ('idx' in it) {
       let i = Number(await sh.arithAst(it.idx));
@@ -221,7 +221,7 @@ export async function declClause(sh: Shell, c: DeclClause): Promise<number> {
     const replay = sh.replayDecl;
     if (replay !== undefined) {
       sh.replayDecl = undefined;
-      if (replay.c === c) { sh.lastArg = declLastArg(variant, replay.items); return await declare(sh, variant, replay.items); }
+      if (replay.c === c) { sh.vars.lastArg = declLastArg(variant, replay.items); return await declare(sh, variant, replay.items); }
     }
     return await declClauseBuiltin(sh, c.Variant.Value === 'nameref' ? 'declare' : variant, c.Variant.Value === 'nameref' ? [{ type: 'Assign', Append: false, Naked: true, Name: null, Index: null, Value: { type: 'Word', Parts: [{ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: '-n' }] }, Array: null }, ...c.Args] : c.Args);
   } catch (e: any) {

@@ -88,12 +88,12 @@ export async function forClause(sh: Shell, c: ForClause): Promise<number> {
         // (bash traces the loop head, words unexpanded, before each iteration)
         if (sh.opts.xtrace) await sh.traceRaw(c.Loop.type === 'WordIter' && c.Loop.InPos ? head() : `for ${name} in "$@"`);
         // (a nameref loop variable is pointed at each word in turn, like bash)
-        const ref = sh.getVarRaw(name);
+        const ref = sh.vars.raw(name);
         if (ref?.nameref && !ref.readonly) ref.str = it;
-        else if (!sh.posix) sh.setVar(name, it);
+        else if (!sh.posix) sh.vars.set(name, it);
         else {
           // (POSIX mode: a readonly loop variable exits the shell)
-          try { sh.setVar(name, it); } catch (e) {
+          try { sh.vars.set(name, it); } catch (e) {
             if (!(e instanceof ShellError) || !/readonly variable$/.test(e.message)) throw e;
             await sh.err(e.message);
             throw sh.forceEof(1);
@@ -163,20 +163,20 @@ async function selectLoop(sh: Shell, name: string, items: string[], c: ForClause
   for (;;) {
     let menu = '';
     if (showMenu) items.forEach((it, i) => { menu += `${i + 1}) ${it}\n`; });
-    await sh.writeFd(2, menu + (sh.getVar('PS3') ?? '#? '));
+    await sh.writeFd(2, menu + (sh.vars.get('PS3') ?? '#? '));
     const line = await readLine(sh, 0, '\n', -1, false);
-    if (line !== null) sh.setVar('REPLY', line.text.replace(/\\([\s\S])/g, '$1'));
+    if (line !== null) sh.vars.set('REPLY', line.text.replace(/\\([\s\S])/g, '$1'));
     if (line === null || line.eof) { await sh.writeFd(1, '\n'); return 1; }
-    const reply = sh.getVar('REPLY') ?? '';
+    const reply = sh.vars.get('REPLY') ?? '';
     if (reply === '') { showMenu = true; continue; }
     const m = /^[ \t\n]*([-+]?[0-9]+)[ \t\n]*$/.exec(reply);
     const n = m ? Number(m[1]) : 0;
-    sh.setVar(name, n >= 1 && n <= items.length ? items[n - 1]! : '');
+    sh.vars.set(name, n >= 1 && n <= items.length ? items[n - 1]! : '');
     try { const r = sh.stmts(c.Do); st = typeof r === 'number' ? r : await r; } catch (e) {
       if (!(e instanceof LoopSignal)) throw e;
       if (await loopSignal(sh, e)) break;
     }
-    showMenu = sh.getVar('REPLY') === '';
+    showMenu = sh.vars.get('REPLY') === '';
   }
   return st;
 }

@@ -44,7 +44,7 @@ export function lookPath(sh: Shell, name: string, remember = false): Found {
     // bash execs the remembered file without searching again
     return isExecFile(known.path) ? { path: known.path, status: 0 } : { path: known.path, error: 'No such file or directory', status: 127 };
   }
-  const PATH = sh.getVar('PATH') ?? ''; // (unset: like an empty PATH, as in bash)
+  const PATH = sh.vars.get('PATH') ?? ''; // (unset: like an empty PATH, as in bash)
   if (PATH === '') {
     // bash runs the name as a file in the current directory, without remembering it
     const p = path.resolve(sh.cwd, name);
@@ -146,7 +146,7 @@ export function runExternal(sh: Shell, found: string, args: string[]): Promise<n
     sh.applyUmask();
     const addon = spawnAddon();
     if (addon) {
-      const env = Object.entries({ ...sh.environ(undefined, true), _: file }).map(([k, v]) => Buffer.from(`${k}=${v}`, 'latin1'));
+      const env = Object.entries({ ...sh.vars.environ(undefined, true), _: file }).map(([k, v]) => Buffer.from(`${k}=${v}`, 'latin1'));
       const r = addon.spawn(Buffer.from(file, 'latin1'), args.map((a) => Buffer.from(a, 'latin1')), env, Buffer.from(sh.cwd, 'latin1'), Int32Array.from(stdio), sh.procGroups,
         (code, sig) => exited(code >= 0 ? code : sig > 0 ? null : 127, code >= 0 || sig <= 0 ? null : signalName(sig)), ignoredSignals(sh));
       if (r < 0) { const code = errnoName(-r); failed(code, `spawn ${fromBytes(file)} ${code}`); return; }
@@ -158,7 +158,7 @@ export function runExternal(sh: Shell, found: string, args: string[]): Promise<n
         child = process.getBuiltinModule('node:child_process').spawn(fromBytes(file), args.slice(1).map(fromBytes), {
           argv0: fromBytes(args[0]!),
           cwd: fromBytes(sh.cwd),
-          env: { ...sh.environ(), _: fromBytes(file) },
+          env: { ...sh.vars.environ(), _: fromBytes(file) },
           // (libuv gives a closed fd 0-2 /dev/null instead)
           stdio: stdio.map((n) => (n < 0 ? 'ignore' : n)),
           detached: sh.procGroups,

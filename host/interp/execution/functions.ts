@@ -44,7 +44,7 @@ export function functionText(sh: Shell, name: string): string {
  */
 export function callFunc(sh: Shell, name: string, body: Stmt, args: string[]): number | Promise<number> {
   // (bash's FUNCNEST: past it the call abandons the command line, as execute_function's DISCARD)
-  const nest = sh.funcDepth > 0 ? sh.getVar('FUNCNEST') : undefined;
+  const nest = sh.funcDepth > 0 ? sh.vars.get('FUNCNEST') : undefined;
   if (nest !== undefined && /^\s*[0-9]{1,9}\s*$/.test(nest) && Number(nest) > 0 && sh.funcDepth >= Number(nest)) {
     // (the line bash names: in a script file that of the calling function's definition in the
     // cases compared, under -c the call's; doc/interpreter.md "Not yet")
@@ -84,7 +84,7 @@ async function finishFunc(sh: Shell, f: FuncFrame, body: number | Promise<number
 function enterFunc(sh: Shell, name: string, body: Stmt, args: string[]): FuncFrame {
   const f: FuncFrame = { params: sh.params, source: sh.source, pos: sh.curPos, loop: sh.loopDepth, ret: sh.traps.get('RETURN'), debug: sh.traps.get('DEBUG'), err: undefined, lastArg: args.length ? args[args.length - 1]! : name };
   sh.params = args;
-  sh.scopes.push(new Map());
+  sh.vars.pushScope(new Map());
   sh.funcDepth++;
   sh.funcNames.push(name);
   sh.funcLines.push(sh.lineOf(sh.curPos));
@@ -119,11 +119,11 @@ function leaveFunc(sh: Shell, f: FuncFrame): void {
   sh.funcLines.pop();
   sh.funcFiles.pop();
   sh.funcDepth--;
-  const sc = sh.scopes.pop();
+  const sc = sh.vars.popScope();
   const saved = sc && savedOpts.get(sc);
   if (saved) Object.assign(sh.opts, saved); // (`local -`)
   sh.params = f.params;
-  sh.lastArg = f.lastArg; // ($_ is the call's last word again, not the body's)
+  sh.vars.lastArg = f.lastArg; // ($_ is the call's last word again, not the body's)
 }
 
 /** The position of the last token in an AST node (the largest position in it). */

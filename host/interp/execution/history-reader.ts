@@ -11,7 +11,7 @@ import { AliasReader } from '../syntax/alias.ts';
 import { historyExpand, type HistoryEnv, type HistoryList } from '../syntax/history.ts';
 
 export function historyEnv(sh: Shell): HistoryEnv {
-  return { getVar: (n) => sh.getVar(n), extglob: sh.shopt.has('extglob'), posix: sh.posix };
+  return { getVar: (n) => sh.vars.get(n), extglob: sh.shopt.has('extglob'), posix: sh.posix };
 }
 
 /** Where a command's text stands after its lines so far (a rough version of bash's parser state). */

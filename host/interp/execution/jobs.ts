@@ -96,10 +96,10 @@ export async function coproc(sh: Shell, c: CoprocClause): Promise<number> {
   const rfd = free[0] ?? 63, wfd = free[3] ?? 60;
   sh.fds.set(rfd, fromCo.r);
   sh.fds.set(wfd, toCo.w);
-  sh.unsetVar(name);
-  sh.setElem(name, '0', String(rfd));
-  sh.setElem(name, '1', String(wfd));
-  sh.setVar(`${name}_PID`, String(sh.lastBgPid));
+  sh.vars.unset(name);
+  sh.vars.setElem(name, '0', String(rfd));
+  sh.vars.setElem(name, '1', String(wfd));
+  sh.vars.set(`${name}_PID`, String(sh.lastBgPid));
   sh.coprocFds = new Map([[rfd, fromCo.r], [wfd, toCo.w]]);
   return 0;
 }

@@ -19,7 +19,7 @@ export async function readLine(sh: Shell, n: number, delim: string, max = -1, ra
   let text = '';
   let count = 0;
   // -n/-N count characters: in a UTF-8 locale the bytes that continue a multibyte one are not counted
-  const utf8 = max >= 0 && sh.utf8Locale();
+  const utf8 = max >= 0 && sh.vars.utf8Locale();
   let cont = 0, sinceYield = 0;
   for (;;) {
     if (max >= 0 && count >= max && cont === 0) return { text, eof: false };

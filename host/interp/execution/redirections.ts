@@ -55,14 +55,14 @@ export async function withRedirs<T extends number>(sh: Shell, redirs: Redirect[]
 /** The variable of a `{var}` redirection: a name, or an array element (`{a[1]}`). */
 function setFdVar(sh: Shell, v: string, n: string): void {
   const m = /^([^[]+)\[(.*)\]$/.exec(v);
-  if (m) sh.setElem(m[1]!, sh.resolveVar(m[1]!)?.assoc ? m[2]! : String(hardArith(() => sh.arith.evalString(m[2]!))), n);
-  else sh.setVar(v, n);
+  if (m) sh.vars.setElem(m[1]!, sh.vars.resolve(m[1]!)?.assoc ? m[2]! : String(hardArith(() => sh.arith.evalString(m[2]!))), n);
+  else sh.vars.set(v, n);
 }
 
 function getFdVar(sh: Shell, v: string): string | undefined {
   const m = /^([^[]+)\[(.*)\]$/.exec(v);
-  if (m) return sh.getElem(m[1]!, sh.resolveVar(m[1]!)?.assoc ? m[2]! : String(hardArith(() => sh.arith.evalString(m[2]!))));
-  return sh.getVar(v);
+  if (m) return sh.vars.getElem(m[1]!, sh.vars.resolve(m[1]!)?.assoc ? m[2]! : String(hardArith(() => sh.arith.evalString(m[2]!))));
+  return sh.vars.get(v);
 }
 
 export async function applyRedirs(sh: Shell, redirs: Redirect[], t: FdTable): Promise<void> {

@@ -18,8 +18,7 @@ export function isRestricted(sh: Shell): boolean {
 export function startRestricted(sh: Shell): void {
   sh.setOpts.set('restricted', true);
   sh.shopt.add('restricted_shell');
-  const g = sh.scopes[0]!;
-  for (const n of RESTRICTED_VARS) g.set(n, { ...(g.get(n) ?? {}), readonly: true });
+  for (const n of RESTRICTED_VARS) sh.vars.putGlobal(n, { ...(sh.vars.globalVar(n) ?? {}), readonly: true });
 }
 
 /** bash's sh_restricted message: `NAME: restricted` or just `restricted`. */

@@ -22,17 +22,15 @@ import * as fs from 'node:fs';
 import { Tok, type ArithmExpr, type Assign, type CallExpr, type Command, type DeclClause, type File, type ParamExp, type ProcSubst, type Stmt, type TestExpr, type Word, type WordPart } from '../syntax/ast.ts';
 import { Arith, ArithError, hardArith } from '../words/arith.ts';
 import { Expander } from '../words/expand.ts';
-import { assocKeyNeedsQuotes, dquote } from '../words/quoting.ts';
-import { charUnits, hasHighBytes, hasUtf8Codeset, isUtf8LocaleName, localeExists, localeFallbacks, mapCharCase } from '../words/utf8-chars.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
 import { FdTable, OsFd, isSigPipe, tryWriteSync } from './io.ts';
 import { parse } from '../syntax/parser.ts';
 import { type DeferredParseError } from '../syntax/reparse.ts';
 import type { Handlers } from './handlers.ts';
 import type { DeclItem } from '../builtins/builtins.ts';
-import { fromBytes } from './byte-strings.ts';
 import type { Options } from './options.ts';
-import { cloneVar, maxKey, type Var } from '../variables/var.ts';
+import { type Var } from '../variables/var.ts';
+import { VarStore } from '../variables/store.ts';
 import { wordEnd } from '../syntax/word-range.ts';
 import { evalTest, evalTestTraced } from '../words/conditional.ts';
 import { printCommand } from '../syntax/printer.ts';
@@ -51,12 +49,11 @@ import { andOr, ifFrom, stmtInner, stmtSync, subshellCommand } from './statement
 import { caseClause, forClause, whileClause } from './compound-commands.ts';
 import { pipeline } from './pipelines.ts';
 import { assignArray, assignOnlySync, declClause } from './assignments.ts';
-import { call, callArgs, LOCALE_VARS } from './simple-commands.ts';
+import { call, callArgs } from './simple-commands.ts';
 import { callFunc, funcDecl, functionText, saveLocalOpts } from './functions.ts';
 import { arithAst, arithCmdError, arithRange, arithSync, spliceArith, subscriptError } from './arithmetic.ts';
 import { timeClause, trace, traceRaw } from './tracing.ts';
 import { openBuf, pathBuf } from './redirections.ts';
-import { scalarValue } from '../words/parameter-expansion.ts';
 import { arithTextWord } from '../syntax/text-words.ts';
 import { rawArith } from '../syntax/reparse-placeholders.ts';
 import { shellOptsString } from './options.ts';
@@ -81,13 +78,6 @@ export interface SourceInfo {
 export const signalListeners = { count: 0 };
 
 export class Shell {
-  scopes: Map<string, Var>[] = [new Map()];
-  /**
-   * Environment entries whose names are not shell variable names (`BASH_FUNC_f%%`, `odd-name`):
-   * no variable holds them, but every command the shell runs gets them unchanged, as from bash.
-   * Raw bytes (latin1), like variable names and values.
-   */
-  foreignEnv: ReadonlyMap<string, string> = new Map();
   funcs = new Map<string, Stmt>();
   /** Function attributes: 'r' readonly, 'x' exported (`export -f`: in the environment of commands). */
   funcAttrs = new Map<string, string>();
@@ -175,14 +165,9 @@ export class Shell {
   }
   /** FUNCNAME/BASH_SOURCE/BASH_LINENO while they have frames (computed, not stored). */
   isStackVarName(name: string): boolean { return ((name === 'FUNCNAME' || name === 'BASH_SOURCE' || name === 'BASH_LINENO') && this.funcNames.length > 0) || name === 'DIRSTACK'; }
-  private isStackVar(name: string): boolean {
-    return (name === 'FUNCNAME' || name === 'BASH_SOURCE' || name === 'BASH_LINENO' || name === 'DIRSTACK') && !this.getVarRaw(name);
-  }
   startTime = Date.now();
-  /** $SECONDS: `value` at time `at` (the start, or the last assignment). Replaced, never changed: clones share it. */
-  seconds = { at: this.startTime, value: 0 };
-  /** bash's dynamic variables unset here: ordinary variables from then on. */
-  lostSpecial: Set<string> | undefined;
+  /** The variables (variables/store.ts): scopes, attributes, arrays, special parameters (after startTime: SECONDS counts from it). */
+  readonly vars = new VarStore(this);
   /** Live external processes (for cancellation). */
   children = new Set<number>();
   /** Process groups created for external commands (descendants may outlive the leader). */
@@ -210,11 +195,11 @@ export class Shell {
     this.handlers = handlers;
     this.ex = new Expander(this);
     this.arith = new Arith({
-      get: (n, i) => (i === undefined ? this.specialOrVar(n) : this.getElem(n, i)),
-      set: (n, i, v) => { if (i === undefined) this.setVar(n, String(v)); else this.setElem(n, i, String(v)); },
-      isAssoc: (n) => !!this.resolveVar(n)?.assoc,
+      get: (n, i) => (i === undefined ? this.vars.param(n) : this.vars.getElem(n, i)),
+      set: (n, i, v) => { if (i === undefined) this.vars.set(n, String(v)); else this.vars.setElem(n, i, String(v)); },
+      isAssoc: (n) => !!this.vars.resolve(n)?.assoc,
       // (an unset element of a set variable is 0: bash asks only whether the variable exists)
-      nounset: (n, indexed) => { if (this.opts.nounset && !(indexed && this.isVisible(n))) throw new ShellError(`${n}: unbound variable`, 127, true); },
+      nounset: (n, indexed) => { if (this.opts.nounset && !(indexed && this.vars.isSet(n))) throw new ShellError(`${n}: unbound variable`, 127, true); },
       expandWord: (w) => this.ex.literal(w, 'none'),
       canExpandSync: (w) => this.ex.canSync(w),
       expandWordSync: (w) => this.ex.literalSync(w, 'none'),
@@ -230,58 +215,27 @@ export class Shell {
   get posix(): boolean { return this.opts.posix; }
 
   // ---- variables -----------------------------------------------------------------------------
-  getVarRaw(name: string): Var | undefined {
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const v = this.scopes[i]!.get(name);
-      if (v) return v;
-    }
-    return undefined;
+  // (the store is variables/store.ts, `this.vars`; here what it asks of the shell, VarHost, and
+  // the evaluation of subscripts)
+  /** $SHELLOPTS (VarHost). */
+  shellOptsText(): string { return shellOptsString(this); }
+
+  /** Writes `text` to stderr at once when it can, else after what is queued (VarHost: the locale's warnings). */
+  writeErrNow(text: string): void {
+    if (tryWriteSync(this.fds.get(2), text) !== true) this.writeFd(2, text).catch(() => undefined);
   }
 
-  resolveVar(name: string): Var | undefined {
-    const v = this.getVarRaw(name);
-    if (!v?.nameref || !v.str) return v;
-    const t = this.refTarget(name);
-    return t ? this.getVarRaw(t[0]) : undefined;
-  }
-
-  /** Whether `name` is set (bash's `!invisible_p`): has a value, or elements, not just a declaration. */
-  isVisible(name: string): boolean {
-    const v = this.resolveVar(name);
-    return !!v && !v.declOnly && (v.str !== undefined || !!v.arr || !!v.assoc);
-  }
-
-  resolveName(name: string): string {
-    return this.refTarget(name)?.[0] ?? name;
-  }
-
-  /**
-   * Follows the nameref chain from `name`: the variable it designates and, for an `a[sub]`
-   * target, the subscript text (unexpanded); undefined for a circular chain (bash warns).
-   */
-  refTarget(name: string, warn = true): [string, string | undefined] | undefined {
-    let n = name;
-    let v = this.getVarRaw(n);
-    const seen = new Set<string>();
-    while (v?.nameref && v.str) {
-      seen.add(n);
-      const t = v.str;
-      const b = t.indexOf('[');
-      if (b > 0 && t.endsWith(']')) return [t.slice(0, b), t.slice(b + 1, -1)];
-      if (seen.has(t)) {
-        if (warn) void this.err(`warning: ${name}: circular name reference`);
-        return undefined;
-      }
-      n = t;
-      v = this.getVarRaw(n);
-    }
-    return [n, undefined];
+  /** The exported functions for the environment of commands (VarHost; none from a restricted shell). */
+  exportFunctions(env: Record<string, string>, enc: (s: string) => string): void {
+    // bash's encoding of an exported function: BASH_FUNC_name%%=() { body }
+    // (a restricted shell gives its commands no functions)
+    if (!isRestricted(this)) for (const [f] of bucketOrder(this.funcs, 512)) if (this.funcAttrs.get(f)?.includes('x')) env[`BASH_FUNC_${enc(f)}%%`] = enc('() ' + this.functionText(f).replace(/^[^\n]*\n/, ''));
   }
 
   /** The subscript of a nameref/indirection target `base[sub]`: expanded, and evaluated arithmetically for an indexed array. */
   refSubscript(base: string, sub: string): string {
     if (sub === '@' || sub === '*') return sub;
-    const assoc = !!this.resolveVar(base)?.assoc;
+    const assoc = !!this.vars.resolve(base)?.assoc;
     if (!/[$`"'\\~]/.test(sub)) return assoc ? sub : String(hardArith(() => this.arith.evalString(sub)));
     const idx = this.refSubscriptAst(base, sub);
     if (!idx || !this.canSyncSubscript(idx)) return assoc ? sub : String(hardArith(() => this.arith.evalString(sub)));
@@ -317,377 +271,11 @@ export class Shell {
     return idx ?? undefined;
   }
 
-  getVar(name: string): string | undefined {
-    let v = this.getVarRaw(name);
-    if (v?.nameref && v.str) {
-      const t = this.refTarget(name);
-      if (!t) return undefined;
-      if (t[1] !== undefined) return this.getElem(t[0], this.refSubscript(t[0], t[1]));
-      v = this.getVarRaw(t[0]);
-    }
-    return v && scalarValue(v);
-  }
-
-  specialOrVar(name: string): string | undefined {
-    const c = name.charCodeAt(0);
-    if (c >= 48 && c <= 57) {
-      const n = Number(name);
-      if (n === 0) return this.arg0;
-      return this.params[n - 1];
-    }
-    if (c >= 97 && c <= 122) return this.getVar(name); // (no special parameter starts with a lowercase letter)
-    if (this.lostSpecial !== undefined && this.lostSpecial.has(name)) return this.getVar(name);
-    switch (name) {
-      case '?': return String(this.status);
-      case '#': return String(this.params.length);
-      case '$': return String(process.pid);
-      case '!': return this.lastBgPid ? String(this.lastBgPid) : undefined;
-      case '-': return this.flagString();
-      case '@': case '*': return this.params.join(name === '*' ? (this.getVar('IFS') ?? ' ').slice(0, 1) : ' ');
-      case 'RANDOM': { const v = this.getVarRaw('RANDOM'); if (v && v.str !== undefined && v.str !== '\0rand') return this.getVar(name); return String(this.nextRandom()); }
-      case 'SRANDOM': return String(Math.floor(Math.random() * 4294967296));
-      case 'LINENO': return String(this.lineOf(this.curPos));
-      case 'SECONDS': return String(this.seconds.value + Math.floor((Date.now() - this.seconds.at) / 1000));
-      case 'BASHPID': return String(this.bashpid);
-      case 'BASH_SUBSHELL': return String(this.subshell);
-      case 'SHELLOPTS': return shellOptsString(this);
-      case 'BASHOPTS': return [...this.shopt].sort().join(':');
-      case 'FUNCNAME': case 'BASH_SOURCE': case 'BASH_LINENO': case 'DIRSTACK': if (this.isStackVar(name)) return this.callStack(name)![0]; break;
-      case 'BASH_COMMAND': return this.curCmdText();
-      case 'EPOCHSECONDS': return String(Math.floor(Date.now() / 1000));
-      case 'EPOCHREALTIME': return epochRealtime();
-      case 'HISTCMD': return this.history.recording ? String(this.history.base + this.history.length - 1) : '0';
-      case '_': return this.lastArg;
-      case 'BASH_ARGV0': if (!this.getVarRaw(name)) return this.arg0; break;
-    }
-    return this.getVar(name);
-  }
-
-  flagString(): string {
-    let s = '';
-    const o = this.opts;
-    if (o.allexport) s += 'a';
-    if (o.errexit) s += 'e';
-    if (o.noglob) s += 'f';
-    s += 'h';
-    if (o.interactive) s += 'i';
-    if (o.noexec) s += 'n';
-    if (this.setOpts.get('restricted')) s += 'r';
-    if (o.nounset) s += 'u';
-    if (o.verbose) s += 'v';
-    if (o.xtrace) s += 'x';
-    s += 'B';
-    if (o.noclobber) s += 'C';
-    if (o.errtrace) s += 'E';
-    if (this.setOpts.get('histexpand')) s += 'H';
-    if (this.cMode && !this.noC) s += 'c';
-    return s;
-  }
-
-  checkWritable(name: string): void {
-    const v = this.resolveVar(name);
-    if (v?.readonly) throw new ShellError(`${name}: readonly variable`, 1);
-  }
-
-  private applyAttrs(v: Var, val: string): string {
-    if (v.integer) val = String(hardArith(() => this.arith.evalString(val)));
-    if (v.lower || v.upper || v.capcase) val = this.caseAttr(v, val);
-    return val;
-  }
-
-  /** The value as the -l, -u or -c attribute makes it (per character in a UTF-8 locale; else ASCII letters only, as bash in C). */
-  private caseAttr(v: Var, val: string): string {
-    if (!hasHighBytes(val)) {
-      if (v.lower) return val.toLowerCase();
-      if (v.upper) return val.toUpperCase();
-      return val.charAt(0).toUpperCase() + val.slice(1).toLowerCase();
-    }
-    if (this.utf8Locale()) {
-      const units = charUnits(val);
-      for (let i = 0; i < units.length; i++) units[i] = mapCharCase(units[i]!, v.upper || (v.capcase === true && i === 0));
-      return units.join('');
-    }
-    return val.replace(/[a-zA-Z]/g, (c, i: number) => (v.upper || (v.capcase && i === 0) ? c.toUpperCase() : c.toLowerCase()));
-  }
-
-  /** Finds (or creates in the global scope) the variable to assign. */
-  private lvalue(name: string): Var {
-    let n = name;
-    let v = this.getVarRaw(n);
-    if (v?.nameref && v.str) {
-      const t = this.refTarget(name, false);
-      if (!t) throw new DiscardError(`warning: ${name}: circular name reference`);
-      // (setVar assigns an element target itself; an array or element assignment through it is an error)
-      if (t[1] !== undefined) throw new DiscardError(`\`${t[0]}[${t[1]}]': not a valid identifier`);
-      n = t[0];
-      v = this.getVarRaw(n);
-    }
-    if (v) return v;
-    v = {};
-    if (this.opts.allexport) v.exported = true;
-    this.scopes[0]!.set(n, v);
-    return v;
-  }
-
-  setVar(name: string, val: string, append = false): void {
-    if (name.length >= 6 && DYNAMIC_VARS.has(name) && (this.lostSpecial === undefined || !this.lostSpecial.has(name))) {
-      if (IGNORED_ASSIGN.has(name)) return;
-      if (name === 'SECONDS') {
-        // bash counts on from the assigned number (not a number: 0)
-        this.seconds = { at: Date.now(), value: /^\s*[-+]?\d+\s*$/.test(val) ? Number(val) : 0 };
-        return;
-      }
-    }
-    if (name === 'RANDOM' && !this.lostSpecial?.has(name)) {
-      // assigning RANDOM (an integer variable in bash) seeds bash's generator
-      this.rseed = Number(BigInt.asUintN(32, this.arith.evalString(val)));
-      this.lastRandom = 0;
-      return;
-    }
-    if (name === 'PATH') this.commandHash.clear(); // bash forgets remembered commands
-    const ref = this.getVarRaw(name);
-    if (ref?.nameref && ref.str) {
-      const t = this.refTarget(name, false);
-      if (t && t[1] !== undefined) { this.setElem(t[0], this.refSubscript(t[0], t[1]), val, append); return; }
-    }
-    const v = this.lvalue(name);
-    if (v.declOnly) v.declOnly = undefined; // (not adding the property: keeps Var shapes few)
-    if (v.readonly) throw new ShellError(`${this.resolveName(name)}: readonly variable`, 1);
-    if (v.integer && append) val = String(hardArith(() => BigInt.asIntN(64, this.arith.evalString(v.str ?? '0') + this.arith.evalString(val)))); // (each on its own, like bash)
-    else {
-      if (append) val = (v.arr ? v.arr.get(0) ?? '' : v.assoc ? v.assoc.get('0') ?? '' : v.str ?? '') + val;
-      val = this.applyAttrs(v, val);
-    }
-    if (v.arr) v.arr.set(0, val);
-    else if (v.assoc) v.assoc.set('0', val);
-    else v.str = val;
-    if (this.opts.allexport) v.exported = true;
-    if (name === 'OPTIND') { this.optind = Number(val) || 1; this.optchar = 0; }
-    else if (name.length >= 4 && name.charCodeAt(0) === 76 && LOCALE_VARS.has(name)) this.localeChanged(name);
-  }
-
-  /**
-   * bash's sv_locale after `name` changed: setlocale for its category (LC_ALL: all of them;
-   * another LC_ only when LC_ALL is empty, with LANG as the fallback; LANG and an empty LC_ALL
-   * never warn) and a warning when the locale does not exist. glibc remembers a failed name per
-   * category: the next failure has no errno, and bash leaves out its text.
-   */
-  localeChanged(name: string): void {
-    const all = this.getVar('LC_ALL') ?? '';
-    if (name === 'LANG' || (name === 'LC_ALL' ? all === '' : all !== '')) return;
-    const value = name === 'LC_ALL' ? all : this.getVar(name) || this.getVar('LANG') || '';
-    if (localeExists(value)) return;
-    const cat = name === 'LC_ALL' ? 'LC_CTYPE' : name;
-    const tried = (this.localeTried ??= new Set());
-    const first = !tried.has(`${cat}:${value}`);
-    for (const f of localeFallbacks(value)) tried.add(`${cat}:${f}`);
-    const line = this.errLine(`warning: setlocale: ${name}: cannot change locale (${value})${first ? ': No such file or directory' : ''}`);
-    if (tryWriteSync(this.fds.get(2), line) !== true) this.writeFd(2, line).catch(() => undefined);
-  }
-  /**
-   * bash's start (set_default_locale): an LC_ALL from the environment naming a locale that does not
-   * exist gets one warning, before any line is read (no line number, no errno text); glibc then
-   * remembers the name as failed, so a later assignment of it warns without the errno text.
-   */
-  startupLocale(): void {
-    const all = this.getVar('LC_ALL') ?? '';
-    if (all === '' || localeExists(all)) return;
-    const tried = (this.localeTried ??= new Set());
-    for (const f of localeFallbacks(all)) tried.add(`LC_CTYPE:${f}`);
-    tried.add(`LC_CTYPE:${all}`);
-    const line = `bash: warning: setlocale: LC_ALL: cannot change locale (${all})\n`;
-    if (tryWriteSync(this.fds.get(2), line) !== true) this.writeFd(2, line).catch(() => undefined);
-  }
-  /** Locale names setlocale failed for, per category (see localeChanged). */
-  localeTried: Set<string> | undefined;
-
-  /** The locale was UTF-8 when bash would have parsed the running line (for $'\u…'; see topLevel). */
-  parseUtf8 = false;
-
-  /**
-   * Whether the shell's character type locale (LC_ALL, else LC_CTYPE, else LANG) is UTF-8 and
-   * exists: characters are counted, cut and matched by it. Read when used: bash follows
-   * assignments at once.
-   */
-  utf8Locale(): boolean {
-    return isUtf8LocaleName(this.ctypeName());
-  }
-
-  /** Whether that locale's name has a UTF-8 codeset, installed or not: `\u` escapes go by it, like bash's. */
-  utf8Escapes(): boolean {
-    return hasUtf8Codeset(this.ctypeName());
-  }
-
-  private ctypeName(): string {
-    return this.getVar('LC_ALL') || this.getVar('LC_CTYPE') || this.getVar('LANG') || '';
-  }
-
-  /**
-   * `$_`, set here as a command starts (bash sets it as the command ends: `prevLastArg` is what
-   * bash's `_` still holds meanwhile). A `_` from the environment stays exported through the
-   * first command, as bash's does until it sets `_` after it.
-   */
-  get lastArg(): string { return this.lastArgValue; }
-  set lastArg(v: string) {
-    this.prevLastArg = this.lastArgValue;
-    this.lastArgValue = v;
-    if (this.envUnderscore > 0 && --this.envUnderscore === 0 && this.scopes[0]!.get('_')?.exported) this.scopes[0]!.delete('_');
-  }
-  private lastArgValue = '';
-  prevLastArg = '';
-  /** `_` came from the environment: the sets of `$_` left before it goes (see lastArg). */
-  envUnderscore = 0;
-  /** bash's $RANDOM generator state (undefined: not seeded yet; a subshell reseeds). */
-  rseed: number | undefined;
-  lastRandom = 0;
-
-  /** bash 5.2's brand(): Park-Miller minimal standard, folded to 15 bits; never the same value twice in a row. */
-  nextRandom(): number {
-    let seed: number = this.rseed ?? Math.floor(Math.random() * 0x7ffffffe) + 1;
-    let r: number;
-    do {
-      const last: number = seed === 0 ? 123459876 : seed;
-      const h: number = Math.floor(last / 127773);
-      const l: number = last - 127773 * h;
-      const t: number = 16807 * l - 2836 * h;
-      seed = t < 0 ? t + 0x7fffffff : t;
-      r = ((seed >>> 16) ^ (seed & 65535)) & 32767;
-    } while (r === this.lastRandom);
-    this.rseed = seed;
-    return (this.lastRandom = r);
-  }
-
-  getElem(name: string, idx: string): string | undefined {
-    if (name === '@' || name === '*') return undefined;
-    if (this.isStackVar(name)) { const a = this.callStack(name)!; const i = Number(idx); return a[i < 0 ? a.length + i : i]; }
-    const v = this.resolveVar(name);
-    if (v?.assoc) return v.assoc.get(idx);
-    let i = Number(idx);
-    if (v?.arr && !v.declOnly) {
-      if (i < 0) i = maxKey(v.arr) + 1 + i;
-      if (i < 0) this.badSubscript(name);
-      return v.arr.get(i);
-    }
-    if (i < 0) this.badSubscript(name);
-    if (!v) return undefined;
-    if (i === 0) return v.str;
-    return undefined;
-  }
-  /** bash's warning for reading a negative subscript before the first element (the value is unset). */
-  private badSubscript(name: string): void {
-    void this.err(`${name}: bad array subscript`);
-  }
-
-  setElem(name: string, idx: string, val: string, append = false): void {
-    const v = this.lvalue(name);
-    if (v.declOnly) v.declOnly = undefined;
-    if (v.readonly) throw new ShellError(`${this.resolveName(name)}: readonly variable`, 1);
-    if (v.assoc) {
-      v.assoc.set(idx, this.applyAttrs(v, append ? (v.assoc.get(idx) ?? '') + val : val));
-      return;
-    }
-    if (!v.arr) { v.arr = new Map(); if (v.str !== undefined) v.arr.set(0, v.str); v.str = undefined; }
-    let i = Number(idx);
-    if (i < 0) {
-      i = maxKey(v.arr) + 1 + i;
-      if (i < 0) throw new ShellError(`${name}[${idx}]: bad array subscript`, 1);
-    }
-    const cur = v.arr.get(i) ?? '';
-    v.arr.set(i, v.integer && append ? String(hardArith(() => BigInt.asIntN(64, this.arith.evalString(cur || '0') + this.arith.evalString(val)))) : this.applyAttrs(v, append ? cur + val : val));
-  }
-
-  lvalueArray(name: string): Map<number, string> {
-    const v = this.lvalue(name);
-    if (v.declOnly) v.declOnly = undefined;
-    if (!v.arr) { v.arr = new Map(); v.str = undefined; v.assoc = undefined; }
-    return v.arr;
-  }
-
-  unsetVar(name: string): void {
-    if (name.length >= 4 && name.charCodeAt(0) === 76 && LOCALE_VARS.has(name)) {
-      this.unsetVarOnly(name);
-      this.localeChanged(name);
-      return;
-    }
-    this.unsetVarOnly(name);
-  }
-
-  private unsetVarOnly(name: string): void {
-    if (DYNAMIC_VARS.has(name)) (this.lostSpecial ??= new Set()).add(name);
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const v = this.scopes[i]!.get(name);
-      if (v) {
-        if (v.readonly) throw new ShellError(`${name}: cannot unset: readonly variable`, 1);
-        if (v.nameref && v.str) {
-          const t = this.refTarget(name, false);
-          if (t && t[1] !== undefined) {
-            // a nameref to an element: unset that element
-            const a = this.resolveVar(t[0]);
-            const k = this.refSubscript(t[0], t[1]);
-            if (a?.readonly) throw new ShellError(`${t[0]}: cannot unset: readonly variable`, 1);
-            if (k === '@' || k === '*') this.unsetVar(t[0]);
-            else if (a?.assoc) a.assoc.delete(k);
-            else if (a?.arr) { let n = Number(k); if (n < 0) n += maxKey(a.arr) + 1; a.arr.delete(n); }
-            else if (a && Number(k) === 0) a.str = undefined;
-          } else if (t) this.unsetVar(t[0]);
-          return;
-        }
-        if (i > 0 && i === this.scopes.length - 1 && v.local) {
-          // unsetting a local in its own scope leaves it unset but local
-          this.scopes[i]!.set(name, { local: true });
-          return;
-        }
-        this.scopes[i]!.delete(name);
-        return;
-      }
-    }
-  }
-
-  arrayKeys(name: string): string[] {
-    if (this.isStackVar(name)) return this.callStack(name)!.map((_, i) => String(i));
-    const v = this.resolveVar(name);
-    if (!v) return [];
-    if (v.assoc) return assocOrder(v.assoc).map((e) => e[0]);
-    if (v.arr) return [...v.arr.keys()].sort((a, b) => a - b).map(String);
-    return v.str === undefined ? [] : ['0'];
-  }
-
-  arrayValues(name: string): string[] {
-    if (this.isStackVar(name)) return this.callStack(name)!;
-    const v = this.resolveVar(name);
-    if (!v) return [];
-    if (v.assoc) return assocOrder(v.assoc).map((e) => e[1]);
-    if (v.arr) {
-      // (elements added in index order, the usual case, need no sort)
-      let last = -1, sorted = true;
-      for (const k of v.arr.keys()) { if (k < last) { sorted = false; break; } last = k; }
-      return sorted ? [...v.arr.values()] : [...v.arr.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
-    }
-    return v.str === undefined ? [] : [v.str];
-  }
-
-  /** `${#a[@]}` of an existing array without listing its values; undefined: take arrayValues' way. */
-  elementCount(name: string): number | undefined {
-    if (this.isStackVar(name)) return undefined;
-    // (a nameref takes the general path: one to `a[@]` or `a[i]` counts as bash counts it)
-    if (this.getVarRaw(name)?.nameref) return undefined;
-    const v = this.resolveVar(name);
-    if (!v || v.declOnly) return undefined;
-    return v.assoc ? v.assoc.size : v.arr ? v.arr.size : undefined;
-  }
-
-  /** Names of the set variables (with `all`, also those declared without a value). */
-  varNames(all = false): string[] {
-    const s = new Set<string>();
-    for (const sc of this.scopes) for (const [k, v] of sc) if (all || v.str !== undefined || v.arr || v.assoc) s.add(k);
-    return [...s];
-  }
-
   async subscriptText(name: string, idx: ArithmExpr): Promise<string> {
     if (this.canSyncSubscript(idx)) return this.subscriptTextSync(name, idx);
     const p0 = idx.type === 'Word' && idx.Parts.length === 1 ? idx.Parts[0] : undefined;
     if (p0 && p0.type === 'Lit' && (p0.Value === '@' || p0.Value === '*')) return p0.Value;
-    const v = this.resolveVar(name);
+    const v = this.vars.resolve(name);
     if (v?.assoc) {
       return this.assocKey(idx);
     }
@@ -725,7 +313,7 @@ export class Shell {
   subscriptTextSync(name: string, idx: ArithmExpr): string {
     const p0 = idx.type === 'Word' && idx.Parts.length === 1 ? idx.Parts[0] : undefined;
     if (p0 && p0.type === 'Lit' && (p0.Value === '@' || p0.Value === '*')) return p0.Value;
-    const v = this.resolveVar(name);
+    const v = this.vars.resolve(name);
     if (v?.assoc) {
       const text = this.assocKeySync(idx);
       if (text !== undefined) return text;
@@ -734,66 +322,14 @@ export class Shell {
     const iv = p0 && (p0.type === 'Lit' || (p0.type === 'ParamExp' && !p0.Index && !p0.Exp && !p0.Slice && !p0.Repl && !p0.Length && !p0.Excl && !p0.Names && !p0.Width))
       ? (p0.type === 'Lit' ? p0.Value : p0.Param.Value) : undefined;
     if (iv !== undefined && /^[a-z][a-zA-Z0-9_]*$/.test(iv)) {
-      const r = this.getVarRaw(iv);
+      const r = this.vars.raw(iv);
       if (r && !r.nameref && !r.arr && !r.assoc && r.str !== undefined && /^(?:0|[1-9][0-9]{0,17})$/.test(r.str)) return r.str;
     }
     return String(hardArith(() => this.arithSync(idx)));
   }
 
-  attrString(name: string, raw = false): string {
-    const v = raw ? this.getVarRaw(name) : this.resolveVar(name);
-    if (!v) return name === 'SHELLOPTS' || name === 'BASHOPTS' ? 'r' : '';
-    let s = '';
-    if (v.arr) s += 'a';
-    if (v.assoc) s += 'A';
-    if (v.integer) s += 'i';
-    if (v.nameref) s += 'n';
-    if (v.readonly) s += 'r';
-    if (v.trace) s += 't';
-    if (v.exported) s += 'x';
-    if (v.capcase) s += 'c';
-    if (v.lower) s += 'l';
-    if (v.upper) s += 'u';
-    return s;
-  }
-
-  declareLine(name: string): string {
-    const v = this.getVarRaw(name);
-    const utf8 = this.utf8Locale();
-    const dq = (x: string): string => dquote(x, utf8);
-    if (!v && this.isStackVar(name)) {
-      const a = this.callStack(name)!;
-      return a.length || name !== 'FUNCNAME' ? `declare -a ${name}=(${a.map((x, i) => `[${i}]=${dq(x)}`).join(' ')})` : `declare -a ${name}`;
-    }
-    if (!v && name === '_') return `declare -- _=${dq(this.prevLastArg)}`;
-    if (!v && DYNAMIC_VARS.has(name) && !this.lostSpecial?.has(name)) {
-      // (bash runs the variable's function: RANDOM moves on)
-      return `declare ${INTEGER_DYNAMIC.has(name) ? '-i' : '--'} ${name}=${dq(this.specialOrVar(name) ?? '')}`;
-    }
-    if (!v) return name === 'SHELLOPTS' || name === 'BASHOPTS' ? `declare -r ${name}=${dq(this.specialOrVar(name)!)}` : '';
-    if (name === 'SHELLOPTS' || name === 'BASHOPTS') return `declare -${this.attrString(name, true)} ${name}=${dq(this.specialOrVar(name)!)}`;
-    const flags = this.attrString(name, true) || '-';
-    const f = flags === '-' ? '--' : '-' + flags;
-    if ((v.arr?.size === 0 || v.assoc?.size === 0) && v.declOnly) return `declare ${f} ${name}`;
-    if (v.arr) {
-      const items = [...v.arr.entries()].sort((a, b) => a[0] - b[0]).map(([k, x]) => `[${k}]=${dq(x)}`);
-      return `declare ${f} ${name}=(${items.join(' ')})`;
-    }
-    if (v.assoc) {
-      const items = assocOrder(v.assoc).map(([k, x]) => `[${assocKeyNeedsQuotes(k, utf8) ? dq(k) : k}]=${dq(x)}`);
-      return `declare ${f} ${name}=(${items.join(' ')}${items.length ? ' ' : ''})`;
-    }
-    if (v.str === undefined) return `declare ${f} ${name}`;
-    return `declare ${f} ${name}=${dq(v.str)}`;
-  }
-
-  /** An array's elements as [key, value] in bash's order (`${a[@]@K}`); undefined for a non-array. */
-  keyedPairs(name: string): [string, string][] | undefined {
-    const v = this.resolveVar(name);
-    if (v?.arr) return [...v.arr.entries()].sort((a, b) => a[0] - b[0]).map(([k, x]) => [String(k), x]);
-    if (v?.assoc) return assocOrder(v.assoc);
-    return undefined;
-  }
+  /** The locale was UTF-8 when bash would have parsed the running line (for $'\u…'; see topLevel). */
+  parseUtf8 = false;
 
   userHome(user: string): string | undefined {
     try {
@@ -806,33 +342,6 @@ export class Shell {
     return undefined;
   }
 
-  /** Environment for child processes (exported variables), as UTF-8 strings (`bytes`: as the shell's byte strings). */
-  environ(extra?: Map<string, string>, bytes = false): Record<string, string> {
-    const enc = bytes ? (s: string): string => s : fromBytes;
-    const env: Record<string, string> = {};
-    // (first, as bash keeps them at the front of the environment it passes on)
-    for (const [k, v] of this.foreignEnv) env[enc(k)] = enc(v);
-    const seen = new Set<string>();
-    // (in bash's order: innermost scope first, each in its hash table's order: 1024 buckets for
-    // the global variables, 4 for a function's or a command's prefix assignments)
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const sc = this.scopes[i]!;
-      for (const [k, v] of sc.size > 1 ? bucketOrder(sc, i === 0 ? 1024 : 4) : sc) {
-        if (seen.has(k)) continue;
-        seen.add(k);
-        if (!v.exported) continue;
-        const val = v.arr ? v.arr.get(0) : v.assoc ? undefined : k === 'SHELLOPTS' || k === 'BASHOPTS' ? this.specialOrVar(k) : v.str;
-        if (val === undefined || v.arr || v.assoc) continue;
-        env[enc(k)] = enc(val);
-      }
-    }
-    // bash's encoding of an exported function: BASH_FUNC_name%%=() { body }
-    // (a restricted shell gives its commands no functions)
-    if (!isRestricted(this)) for (const [f] of bucketOrder(this.funcs, 512)) if (this.funcAttrs.get(f)?.includes('x')) env[`BASH_FUNC_${enc(f)}%%`] = enc('() ' + this.functionText(f).replace(/^[^\n]*\n/, ''));
-    if (extra) for (const [k, v] of extra) env[enc(k)] = enc(v);
-    return env;
-  }
-
   // ---- positions and errors -----------------------------------------------------------------
   // (messages.ts: line numbers and the shell's messages)
   cMode = false;
@@ -842,9 +351,8 @@ export class Shell {
   // ---- subshells -------------------------------------------------------------------------
   clone(): Shell {
     const s = new Shell(this.handlers);
-    s.scopes = this.scopes.map((sc) => { const m = new Map<string, Var>(); for (const [k, v] of sc) m.set(k, cloneVar(v)); return m; });
+    s.vars.copyFrom(this.vars);
     s.funcs = new Map(this.funcs); s.funcAttrs = new Map(this.funcAttrs);
-    s.foreignEnv = this.foreignEnv;
     if (this.disabled) s.disabled = new Set(this.disabled);
     s.funcSrc = this.funcSrc; s.funcSource = new Map(this.funcSource); s.funcDefLine = new Map(this.funcDefLine);
     s.aliases = new Map(this.aliases);
@@ -858,8 +366,7 @@ export class Shell {
     s.curCmd = this.curCmd; s.curCmdSrc = this.curCmdSrc;
     s.lastBgPid = this.lastBgPid; s.funcDepth = this.funcDepth; s.loopDepth = 0; s.subshell = this.subshell + 1;
     s.bashpid = virtualPid(); s.jobKill = this.jobKill; s.dirStack = this.dirStack.slice(); s.history = this.history.clone(); s.source = this.source; s.curPos = this.curPos;
-    s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.stdinRedirected = this.stdinRedirected; s.funcLines = this.funcLines.slice(); s.funcFiles = this.funcFiles.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.parseUtf8 = this.parseUtf8; s.localeTried = this.localeTried && new Set(this.localeTried); s.seconds = this.seconds; s.lostSpecial = this.lostSpecial && new Set(this.lostSpecial); s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
-    s.lastArgValue = this.lastArgValue; s.prevLastArg = this.prevLastArg; s.envUnderscore = this.envUnderscore;
+    s.funcNames = this.funcNames.slice(); s.inheritedJobs = [...this.inheritedJobs, ...this.jobs]; s.inBackground = this.inBackground; s.stdinRedirected = this.stdinRedirected; s.funcLines = this.funcLines.slice(); s.funcFiles = this.funcFiles.slice(); s.ulimits = new Map(this.ulimits); s.startTime = this.startTime; s.parseUtf8 = this.parseUtf8; s.children = this.children; s.groups = this.groups; s.procGroups = this.procGroups; s.cancel = this.cancel; s.cancelStatus = this.cancelStatus;
     s.noErrexit = this.noErrexit; s.cMode = this.cMode; s.traceLevel = this.traceLevel; s.quietSignals = this.quietSignals;
     s.fds = this.fds.clone();
     if (this.umask < 0) try { this.umask = process.umask(); } catch { /* worker thread */ }
@@ -1114,7 +621,7 @@ export class Shell {
 
   setPipestatus(results: number[] | number): void {
     // after most commands: one status, and the variable is still the one set here (updated in place)
-    const cur = this.scopes[0]!.get('PIPESTATUS');
+    const cur = this.vars.globalVar('PIPESTATUS');
     const one = typeof results === 'number' ? results : results.length === 1 ? results[0]! : undefined;
     if (one !== undefined && cur !== undefined && cur === this.pipestatusVar && cur.arr?.size === 1 && cur.arr.has(0) && onlyArr(cur)) {
       cur.arr.set(0, STATUS_TEXT[one] ?? String(one));
@@ -1123,7 +630,7 @@ export class Shell {
     const list = typeof results === 'number' ? [results] : results;
     const v: Var = { arr: new Map(list.map((r, i) => [i, String(r)])) };
     this.pipestatusVar = v;
-    this.scopes[0]!.set('PIPESTATUS', v);
+    this.vars.putGlobal('PIPESTATUS', v);
   }
   /** The PIPESTATUS variable setPipestatus created last. */
   private pipestatusVar: Var | undefined;
@@ -1132,7 +639,7 @@ export class Shell {
   lineOf(pos: number): number { return lineOf(this, pos); }
   setSource(src: string, name: string, file?: string): void { setSource(this, src, name, file); }
   err(msg: string): Promise<void> { return err(this, msg); }
-  private errLine(msg: string): string { return errLine(this, msg); }
+  errLine(msg: string): string { return errLine(this, msg); }
   errSourceName(): string { return errSourceName(this); }
   writeFdSync(n: number, data: string, name: string): number | undefined { return writeFdSync(this, n, data, name); }
   writeFd(n: number, data: string | Buffer): Promise<void> { return writeFd(this, n, data); }
@@ -1161,34 +668,16 @@ export class Shell {
   traceRaw(line: string): Promise<void> { return traceRaw(this, line); }
 }
 
-/** A variable with a value array and no other value or attribute. */
-/** bash's dynamic variables: computed at each use until unset, then ordinary variables. */
-const DYNAMIC_VARS = new Set(['RANDOM', 'SRANDOM', 'LINENO', 'SECONDS', 'BASHPID', 'BASH_SUBSHELL', 'BASH_COMMAND', 'EPOCHSECONDS', 'EPOCHREALTIME', 'BASH_ARGV0', 'HISTCMD']);
-/** Dynamic variables with the integer attribute (`declare -p`). */
-const INTEGER_DYNAMIC = new Set(['RANDOM', 'SRANDOM', 'SECONDS', 'BASHPID', 'HISTCMD']);
-/** Dynamic variables whose assignment bash ignores. */
-const IGNORED_ASSIGN = new Set(['SRANDOM', 'LINENO', 'BASHPID', 'BASH_COMMAND', 'EPOCHSECONDS', 'EPOCHREALTIME', 'HISTCMD']);
-
 /** Statuses as text, made once ($? and PIPESTATUS are set after every statement). */
 const STATUS_TEXT = Array.from({ length: 256 }, (_, i) => String(i));
 
-/** bash's $EPOCHREALTIME: seconds since the epoch with microseconds (timeOrigin + now() keeps them). */
-function epochRealtime(): string {
-  const us = Math.floor((performance.timeOrigin + performance.now()) * 1000);
-  return `${Math.floor(us / 1e6)}.${String(us % 1e6).padStart(6, '0')}`;
-}
-
+/** A variable with a value array and no other value or attribute. */
 function onlyArr(v: Var): boolean {
   return v.str === undefined && !v.assoc && !v.exported && !v.readonly && !v.integer && !v.lower && !v.upper && !v.capcase && !v.trace && !v.nameref && !v.local && !v.declOnly;
 }
 
 /** Commands that set $BASH_COMMAND and trigger the DEBUG trap. */
 const tracedCmd = new Set(['CallExpr', 'TestClause', 'ArithmCmd', 'DeclClause', 'LetClause']);
-
-/** bash's iteration order for associative arrays: 1024 FNV-1 hash buckets, newest first. */
-function assocOrder(m: Map<string, string>): [string, string][] {
-  return bucketOrder(m, 1024);
-}
 
 /** The words of an arithmetic expression, in source order. */
 export function arithWords(e: ArithmExpr, out: Word[] = []): Word[] {

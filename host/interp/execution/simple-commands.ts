@@ -22,6 +22,7 @@ import { assignValue, assignValueSync, assignTraced } from './assignments.ts';
 import { loneJobs, settleLoneJobs } from './jobs.ts';
 import { arithSource } from './arithmetic.ts';
 import { badAssigns } from '../syntax/reparse-placeholders.ts';
+import { LOCALE_VARS } from '../variables/locale.ts';
 import { builtinTable } from '../builtins/table.ts';
 
 /**
@@ -32,14 +33,14 @@ import { builtinTable } from '../builtins/table.ts';
 export async function call(sh: Shell, c: CallExpr, redirs: Redirect[] = []): Promise<number> {
   sh.lastSubstStatus = undefined;
   if (c.Args.length === 0) {
-    sh.lastArg = '';
+    sh.vars.lastArg = '';
     for (const a of c.Assigns) {
       if (sh.opts.xtrace && !a.Array && !(badAssigns.size && badAssigns.has(a.Name!.Value))) { await assignTraced(sh, a); continue; }
       if (!assignValueSync(sh, a)) await assignValue(sh, a);
       if (sh.opts.xtrace) {
         // (an array literal is traced as written: `+ a=(x "y z" $v)`)
         const lit = a.Array ? arrayLiteralSource(sh.source.src, a.Array) : undefined;
-        await sh.traceRaw(`${a.Name!.Value}${a.Index ? `[${arithSource(sh.source.src, a.Index) ?? ''}]` : ''}${a.Append ? '+=' : '='}${lit ?? traceWord((a.Index ? sh.getElem(a.Name!.Value, sh.subscriptTextSync(a.Name!.Value, a.Index)) : sh.getVar(a.Name!.Value)) ?? '', false, true)}`);
+        await sh.traceRaw(`${a.Name!.Value}${a.Index ? `[${arithSource(sh.source.src, a.Index) ?? ''}]` : ''}${a.Append ? '+=' : '='}${lit ?? traceWord((a.Index ? sh.vars.getElem(a.Name!.Value, sh.subscriptTextSync(a.Name!.Value, a.Index)) : sh.vars.get(a.Name!.Value)) ?? '', false, true)}`);
       }
     }
     return redirs.length === 0 ? sh.lastSubstStatus ?? 0 : assignOnlyRedirs(sh, redirs);
@@ -47,7 +48,7 @@ export async function call(sh: Shell, c: CallExpr, redirs: Redirect[] = []): Pro
   const replay = sh.replayArgs;
   if (replay !== undefined) sh.replayArgs = undefined;
   const args = replay?.c === c ? replay.args : sh.ex.canSyncAll(c.Args) ? sh.ex.fieldsSync(c.Args) : await sh.ex.fields(c.Args);
-  sh.lastArg = args.length ? args[args.length - 1]! : '';
+  sh.vars.lastArg = args.length ? args[args.length - 1]! : '';
   if (args.length === 0) {
     for (const a of c.Assigns) await assignValue(sh, a);
     return assignOnlyRedirs(sh, redirs);
@@ -61,21 +62,21 @@ export async function call(sh: Shell, c: CallExpr, redirs: Redirect[] = []): Pro
       // (they stay, exported: bash keeps its temporary environment)
       for (const a of c.Assigns) {
         await assignValue(sh, a);
-        const v = a.Index ? undefined : sh.resolveVar(a.Name!.Value);
+        const v = a.Index ? undefined : sh.vars.resolve(a.Name!.Value);
         if (v) v.exported = true;
       }
     } else {
       temp = new Map();
       tempScopes.add(temp);
       // each binding is visible to the values of the following ones (`a=1 b=$a cmd`)
-      sh.scopes.push(temp);
+      sh.vars.pushScope(temp);
       try {
         for (const a of c.Assigns) {
           const name = a.Name!.Value;
           const bad = badAssigns.size ? badAssigns.get(name) : undefined;
           if (bad) { if (bad.discard && !bad.prefix) throw new DiscardError(bad.message); await sh.err(bad.prefix ?? bad.message); continue; }
           // bash reports a readonly prefix assignment and still runs the command without it
-          try { sh.checkWritable(name); } catch (e) {
+          try { sh.vars.checkWritable(name); } catch (e) {
             if (!(e instanceof ShellError)) throw e;
             await sh.err(e.message);
             // (POSIX mode abandons the command and the rest of the line)
@@ -83,33 +84,31 @@ export async function call(sh: Shell, c: CallExpr, redirs: Redirect[] = []): Pro
             continue;
           }
           let val = a.Value ? await sh.ex.literal(a.Value, 'assign') : '';
-          if (a.Append) val = (sh.getVar(name) ?? '') + val;
+          if (a.Append) val = (sh.vars.get(name) ?? '') + val;
           temp.set(name, { str: val, exported: true });
         }
       } finally {
-        const i = sh.scopes.lastIndexOf(temp);
-        if (i >= 0) sh.scopes.splice(i, 1);
+        sh.vars.removeScope(temp);
       }
     }
   }
   if (sh.opts.xtrace) {
     // (bash traces each prefix assignment on its own line)
-    if (temp) for (const [k, v] of temp) await sh.traceRaw(`${k}=${traceWord(v.str ?? '', sh.utf8Locale(), true)}`);
+    if (temp) for (const [k, v] of temp) await sh.traceRaw(`${k}=${traceWord(v.str ?? '', sh.vars.utf8Locale(), true)}`);
     await sh.trace(args);
   }
   if (!temp && redirs.length === 0) return callArgs(sh, args);
   const run = async (): Promise<number> => {
     if (!temp) return callArgs(sh, args);
-    sh.scopes.push(temp);
+    sh.vars.pushScope(temp);
     // (bash sets the locale of a builtin's or function's temporary LC_ variables, and back after)
     // (for another command only once it ran, when the binding is gone)
     let lc: string[] | undefined;
     for (const k of temp.keys()) if (LOCALE_VARS.has(k)) (lc ??= []).push(k);
-    if (lc && (sh.funcs.has(args[0]!) || builtinTable.has(args[0]!))) for (const k of lc) sh.localeChanged(k);
+    if (lc && (sh.funcs.has(args[0]!) || builtinTable.has(args[0]!))) for (const k of lc) sh.vars.localeChanged(k);
     try { return await callArgs(sh, args, temp); } finally {
-      const i = sh.scopes.lastIndexOf(temp);
-      if (i >= 0) sh.scopes.splice(i, 1);
-      if (lc) for (const k of lc) sh.localeChanged(k);
+      sh.vars.removeScope(temp);
+      if (lc) for (const k of lc) sh.vars.localeChanged(k);
     }
   };
   if (!redirs.length) return run();
@@ -222,7 +221,7 @@ export function commandSync(sh: Shell, st: Stmt, c: CallExpr): number | Promise<
   let args: string[], r: number | Promise<number> | undefined;
   try {
     args = sh.ex.fieldsSync(c.Args);
-    sh.lastArg = args[args.length - 1]!;
+    sh.vars.lastArg = args[args.length - 1]!;
     r = fn !== undefined ? sh.callFunc(name, fn, args.slice(1)) : b!(sh, args);
   } catch (e) {
     // (return, break and continue unwind to their function or loop as they would from stmt())
@@ -235,9 +234,6 @@ export function commandSync(sh: Shell, st: Stmt, c: CallExpr): number | Promise<
   // (what the function's body rejects with goes to stmt() to handle as its own)
   return r.then((v) => sh.endSync(v), (e: unknown) => sh.replayIn(st, e));
 }
-
-/** The variables bash's sv_locale watches. */
-export const LOCALE_VARS = new Set(['LANG', 'LC_ALL', 'LC_CTYPE', 'LC_COLLATE', 'LC_MESSAGES', 'LC_NUMERIC', 'LC_TIME']);
 
 /** Builtins that assign variables: an arithmetic error assigning names them. */
 const ASSIGNING_BUILTINS = new Set(['declare', 'typeset', 'local', 'export', 'readonly', 'read', 'printf', 'mapfile', 'readarray', 'getopts']);

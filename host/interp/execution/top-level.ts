@@ -80,7 +80,7 @@ export async function topLevel(sh: Shell, list: Stmt[], before?: (s: Stmt) => vo
       if (sh.opts.verbose) vAt = await verboseLines(sh, list, i, vAt);
       else vAt = undefined;
       // bash decodes $'\u…' when it parses a line, in the locale of that moment
-      sh.parseUtf8 = sh.utf8Escapes();
+      sh.parseUtf8 = sh.vars.utf8Escapes();
     }
     if (deferred && newLine && !sh.shopt.has('extglob')) {
       // bash reads a line's commands before running them, and without extglob `@(` is a syntax error

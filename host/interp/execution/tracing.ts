@@ -7,19 +7,19 @@ import { traceWord } from '../words/quoting.ts';
 import { writeAll } from './io.ts';
 
 export async function trace(sh: Shell, words: string[]): Promise<void> {
-  const utf8 = sh.utf8Locale();
+  const utf8 = sh.vars.utf8Locale();
   await traceRaw(sh, words.map((w) => traceWord(w, utf8)).join(' '));
 }
 
 export async function traceRaw(sh: Shell, line: string): Promise<void> {
-  let ps4 = sh.getVar('PS4') ?? '+ ';
+  let ps4 = sh.vars.get('PS4') ?? '+ ';
   if (/[$`\\]/.test(ps4)) ps4 = await sh.ex.promptString(ps4);
   const prefix = ps4 ? ps4[0]!.repeat(Math.max(0, sh.traceLevel - 1)) + ps4 : '';
   // (only the command's own line: what the builtin traces as it assigns comes after the redirections)
   const pre = sh.traceStderr;
   if (pre) { sh.traceStderr = undefined; await writeAll(pre, `${prefix}${line}\n`); return; }
   // (BASH_XTRACEFD names an open fd for the trace; otherwise it goes to stderr)
-  const xfd = sh.getVar('BASH_XTRACEFD');
+  const xfd = sh.vars.get('BASH_XTRACEFD');
   const fd = xfd !== undefined && /^[0-9]{1,4}$/.test(xfd) && sh.fds.get(Number(xfd)) ? Number(xfd) : 2;
   await sh.writeFd(fd, `${prefix}${line}\n`);
 }
@@ -30,7 +30,7 @@ export async function timeClause(sh: Shell, c: TimeClause): Promise<number> {
   const st = c.Stmt ? await sh.stmt(c.Stmt) : 0;
   const dt = Number(process.hrtime.bigint() - t0) / 1e9;
   const fmt = (x: number): string => `${Math.floor(x / 60)}m${(x % 60).toFixed(3)}s`;
-  const tf = c.PosixFormat ? undefined : sh.getVar('TIMEFORMAT');
+  const tf = c.PosixFormat ? undefined : sh.vars.get('TIMEFORMAT');
   if (tf !== undefined) {
     const bad = /%(.?)/.exec(tf.replace(/%(?:[0-9]?l?[RUS]|P|%)/g, ''));
     if (bad) await sh.err(`TIMEFORMAT: \`${bad[1]}': invalid format character`);

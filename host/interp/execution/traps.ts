@@ -50,7 +50,7 @@ export async function errTrap(sh: Shell, pos?: number): Promise<void> {
 
 /** PIPESTATUS's values now: bash keeps them across the ERR and DEBUG traps. */
 function pipestatusNow(sh: Shell): number[] {
-  const v = sh.scopes[0]!.get('PIPESTATUS');
+  const v = sh.vars.globalVar('PIPESTATUS');
   return v?.arr ? [...v.arr.values()].map(Number) : [sh.status];
 }
 

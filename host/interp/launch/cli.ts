@@ -93,51 +93,51 @@ export function newShell(o: RunOptions = {}): Shell {
   const foreign = new Map<string, string>();
   for (const [k, v] of o.env ? (o.envIsBytes ? Object.entries(o.env).filter((e): e is [string, string] => e[1] !== undefined) : envBytes(o.env)) : processEnviron()) {
     if (!isName(k)) { foreign.set(k, v); continue; }
-    sh.scopes[0]!.set(k, { str: v, exported: true });
+    sh.vars.putGlobal(k, { str: v, exported: true });
   }
-  sh.foreignEnv = foreign;
+  sh.vars.foreignEnv = foreign;
   sh.cwd = toBytes(o.cwd ?? process.cwd());
   // bash keeps an imported absolute PWD that names the working directory (through symlinks)
-  const pwd = sh.getVar('PWD');
+  const pwd = sh.vars.get('PWD');
   if (pwd?.startsWith('/') && sameFile(pwd, sh.cwd)) sh.cwd = path.resolve(pwd);
-  else sh.setVar('PWD', sh.cwd);
-  const g = sh.scopes[0]!;
-  g.set('PWD', { ...(g.get('PWD') ?? {}), str: sh.cwd, exported: true });
+  else sh.vars.set('PWD', sh.cwd);
+  const vars = sh.vars;
+  vars.putGlobal('PWD', { ...(vars.globalVar('PWD') ?? {}), str: sh.cwd, exported: true });
   // an OLDPWD that is not a directory becomes exported without a value, as in bash
-  const old = g.get('OLDPWD')?.str;
-  if (old === undefined || !isDir(old)) g.set('OLDPWD', { exported: true });
-  if (!g.has('IFS')) g.set('IFS', { str: ' \t\n' });
-  if (!g.has('PS4')) g.set('PS4', { str: '+ ' });
-  if (!g.has('OPTIND')) g.set('OPTIND', { str: '1', integer: true });
-  if (!g.has('PATH')) g.set('PATH', { str: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' });
-  g.set('BASH_VERSION', { str: '5.2.15(1)-release' });
-  g.set('BASH_VERSINFO', { arr: new Map([[0, '5'], [1, '2'], [2, '15'], [3, '1'], [4, 'release'], [5, 'x86_64-pc-linux-gnu']]), readonly: true });
-  g.set('PPID', { str: String(process.ppid), readonly: true, integer: true });
-  g.set('UID', { str: String(process.getuid?.() ?? 0), readonly: true, integer: true });
-  g.set('EUID', { str: String(process.geteuid?.() ?? 0), readonly: true, integer: true });
-  g.set('SHLVL', { str: String((Number(env['SHLVL']) || 0) + 1), exported: true });
+  const old = vars.globalVar('OLDPWD')?.str;
+  if (old === undefined || !isDir(old)) vars.putGlobal('OLDPWD', { exported: true });
+  if (!vars.globalVar('IFS')) vars.putGlobal('IFS', { str: ' \t\n' });
+  if (!vars.globalVar('PS4')) vars.putGlobal('PS4', { str: '+ ' });
+  if (!vars.globalVar('OPTIND')) vars.putGlobal('OPTIND', { str: '1', integer: true });
+  if (!vars.globalVar('PATH')) vars.putGlobal('PATH', { str: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' });
+  vars.putGlobal('BASH_VERSION', { str: '5.2.15(1)-release' });
+  vars.putGlobal('BASH_VERSINFO', { arr: new Map([[0, '5'], [1, '2'], [2, '15'], [3, '1'], [4, 'release'], [5, 'x86_64-pc-linux-gnu']]), readonly: true });
+  vars.putGlobal('PPID', { str: String(process.ppid), readonly: true, integer: true });
+  vars.putGlobal('UID', { str: String(process.getuid?.() ?? 0), readonly: true, integer: true });
+  vars.putGlobal('EUID', { str: String(process.geteuid?.() ?? 0), readonly: true, integer: true });
+  vars.putGlobal('SHLVL', { str: String((Number(env['SHLVL']) || 0) + 1), exported: true });
   // (bash keeps these from the environment when they are there)
-  if (!g.has('HOSTNAME')) g.set('HOSTNAME', { str: toBytes(os_hostname()) });
+  if (!vars.globalVar('HOSTNAME')) vars.putGlobal('HOSTNAME', { str: toBytes(os_hostname()) });
   // (bash sets SHELL, not exported, to the user's login shell when the environment has none)
-  if (!g.has('SHELL')) g.set('SHELL', { str: toBytes(loginShell()) });
-  if (!g.has('OSTYPE')) g.set('OSTYPE', { str: 'linux-gnu' });
-  if (!g.has('HOSTTYPE')) g.set('HOSTTYPE', { str: 'x86_64' });
-  if (!g.has('MACHTYPE')) g.set('MACHTYPE', { str: 'x86_64-pc-linux-gnu' });
-  g.set('OPTERR', { str: '1' });
+  if (!vars.globalVar('SHELL')) vars.putGlobal('SHELL', { str: toBytes(loginShell()) });
+  if (!vars.globalVar('OSTYPE')) vars.putGlobal('OSTYPE', { str: 'linux-gnu' });
+  if (!vars.globalVar('HOSTTYPE')) vars.putGlobal('HOSTTYPE', { str: 'x86_64' });
+  if (!vars.globalVar('MACHTYPE')) vars.putGlobal('MACHTYPE', { str: 'x86_64-pc-linux-gnu' });
+  vars.putGlobal('OPTERR', { str: '1' });
   // SHELLOPTS/BASHOPTS: readonly, computed on use; from the environment they turn options on
   for (const [k, set] of [['SHELLOPTS', (n: string) => { if (longOptNames.includes(n)) setLongOpt(sh, n, true); }], ['BASHOPTS', (n: string) => { if (shoptNames.includes(n)) sh.shopt.add(n); }]] as const) {
     const fromEnv = env[k];
     // (a restricted shell does not parse them, as bash)
     if (fromEnv !== undefined && !o.restricted) for (const n of fromEnv.split(':')) set(n);
-    g.set(k, { str: '', readonly: true, exported: fromEnv !== undefined });
+    vars.putGlobal(k, { str: '', readonly: true, exported: fromEnv !== undefined });
   }
-  g.set('BASH', { str: fs.existsSync('/usr/bin/bash') ? '/usr/bin/bash' : '/bin/bash' });
+  vars.putGlobal('BASH', { str: fs.existsSync('/usr/bin/bash') ? '/usr/bin/bash' : '/bin/bash' });
   const fds = o.fds ?? { 0: 0, 1: 1, 2: 2 };
   for (const [n, fd] of Object.entries(fds)) sh.fds.set(Number(n), inheritedFd(fd));
   sh.arg0 = o.name ?? 'bash';
   // bash starts with $_ from the environment, else its own argv[0]
-  sh.lastArg = g.get('_')?.str ?? 'bash';
-  sh.envUnderscore = g.has('_') ? 2 : 0;
+  sh.vars.lastArg = vars.globalVar('_')?.str ?? 'bash';
+  sh.vars.envUnderscore = vars.globalVar('_') !== undefined ? 2 : 0;
   sh.errName = sh.arg0;
   sh.params = o.params ?? [];
   sh.procGroups = o.procGroups ?? !(safeTty(0) || safeTty(1) || safeTty(2));
@@ -153,7 +153,7 @@ export function newShell(o: RunOptions = {}): Shell {
 setScriptRunner(async (parent, src, args) => {
   const name = args[0]!;
   const parsed = parseScript(src.toString('latin1'), false);
-  const sh = newShell({ name, params: args.slice(1), env: parent.environ(undefined, true), envIsBytes: true, cwd: fromBytes(parent.cwd), fds: {}, procGroups: parent.procGroups, handlers: parent.handlers });
+  const sh = newShell({ name, params: args.slice(1), env: parent.vars.environ(undefined, true), envIsBytes: true, cwd: fromBytes(parent.cwd), fds: {}, procGroups: parent.procGroups, handlers: parent.handlers });
   sh.fds = parent.fds.clone();
   sh.cMode = false;
   sh.ulimits = new Map(parent.ulimits);
@@ -309,7 +309,7 @@ async function run(script: Buffer, name: string, params: string[], posix: boolea
   const sh = newShell(o);
   sh.cMode = cMode;
   sh.setSource(parsed.src, name);
-  sh.startupLocale();
+  sh.vars.startupLocale();
   installSignalHandlers(sh);
   const st = await sh.runFile(parsed.file, parsed.error, parsed.warning);
   if (sh.cancel.signal.aborted) {

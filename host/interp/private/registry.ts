@@ -56,7 +56,7 @@ export class PrivateContextImpl implements PrivateContext {
     this.argv = args.map(fromBytes);
     this.argvBytes = args.map((a) => Buffer.from(a, 'latin1'));
     this.cwd = fromBytes(sh.cwd);
-    this.env = sh.environ();
+    this.env = sh.vars.environ();
     this.signal = sh.cancel.signal;
   }
   write(fd: number, data: string | Uint8Array): Promise<void> { return writeAll(this.sh.fds.get(fd), toBuf(data)); }

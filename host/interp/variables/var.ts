@@ -1,6 +1,7 @@
 // A shell variable's value and attributes, and the small facts about variables that the
 // evaluator and the builtins share.
 import type { Options } from '../execution/options.ts';
+import { bucketOrder } from '../execution/bash-hash-order.ts';
 
 export interface Var {
   str?: string | undefined;
@@ -13,6 +14,9 @@ export interface Var {
   /** Declared as an array (`declare -a x`) and never assigned: `declare -p` shows no `=()`. */
   declOnly?: boolean;
 }
+
+/** One scope of variables: the global one, a function's locals, a command's prefix assignments. */
+export type Scope = Map<string, Var>;
 
 /** Scopes of prefix assignments (`x=1 cmd`); `local` skips them to reach the function's scope. */
 export const tempScopes = new WeakSet<Map<string, Var>>();
@@ -32,4 +36,9 @@ export function maxKey(m: Map<number, unknown>): number {
   let max = -1;
   for (const k of m.keys()) if (k > max) max = k;
   return max;
+}
+
+/** bash's iteration order for associative arrays: 1024 FNV-1 hash buckets, newest first. */
+export function assocOrder(m: Map<string, string>): [string, string][] {
+  return bucketOrder(m, 1024);
 }

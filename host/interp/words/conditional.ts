@@ -53,16 +53,16 @@ export function unaryTest(sh: Shell, op: number, x: string): boolean {
     case Tok.tsFdTerm: { const f = sh.fds.get(Number(x)); try { return !!f && /^\d+$/.test(x) && isatty(f.fd); } catch { return false; } }
     case Tok.tsEmpStr: return x === '';
     case Tok.tsNempStr: return x !== '';
-    case Tok.tsOptSet: return (sh.specialOrVar('SHELLOPTS') ?? '').split(':').includes(x);
+    case Tok.tsOptSet: return (sh.vars.param('SHELLOPTS') ?? '').split(':').includes(x);
     case Tok.tsVarSet: {
       const m = /^([a-zA-Z_][a-zA-Z0-9_]*)\[(.*)\]$/.exec(x);
       // (`@` and `*` of an associative array are keys like any other)
-      if (m) return (m[2] === '@' || m[2] === '*') && !sh.resolveVar(m[1]!)?.assoc ? sh.arrayValues(m[1]!).length > 0 : sh.getElem(m[1]!, sh.refSubscript(m[1]!, m[2]!)) !== undefined;
-      if (/^[0-9]+$/.test(x)) return sh.specialOrVar(x) !== undefined;
-      const v = sh.resolveVar(x);
+      if (m) return (m[2] === '@' || m[2] === '*') && !sh.vars.resolve(m[1]!)?.assoc ? sh.vars.arrayValues(m[1]!).length > 0 : sh.vars.getElem(m[1]!, sh.refSubscript(m[1]!, m[2]!)) !== undefined;
+      if (/^[0-9]+$/.test(x)) return sh.vars.param(x) !== undefined;
+      const v = sh.vars.resolve(x);
       return !!v && (v.str !== undefined || (v.arr?.has(0) ?? false) || (v.assoc?.has('0') ?? false));
     }
-    case Tok.tsRefVar: return !!sh.getVarRaw(x)?.nameref;
+    case Tok.tsRefVar: return !!sh.vars.raw(x)?.nameref;
   }
   return false;
 }
@@ -255,7 +255,7 @@ function regexTest(sh: Shell, x: string, re: string): boolean {
   if (ereInvalid(re)) throw new BadRegex();
   try { r = new RegExp(ereToJs(re), sh.shopt.has('nocasematch') ? 'i' : ''); } catch { throw new BadRegex(); }
   const m = r.exec(x);
-  const v = sh.lvalueArray('BASH_REMATCH');
+  const v = sh.vars.lvalueArray('BASH_REMATCH');
   v.clear();
   if (!m) return false;
   m.forEach((g, i) => v.set(i, g ?? ''));

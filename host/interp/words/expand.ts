@@ -70,7 +70,7 @@ function hasChar(s: string, set: string): boolean {
 export class Expander {
   constructor(readonly sh: Shell) {}
 
-  ifs(): string { const v = this.sh.getVar('IFS'); return v === undefined ? ' \t\n' : v; }
+  ifs(): string { const v = this.sh.vars.get('IFS'); return v === undefined ? ' \t\n' : v; }
 
   /** Full expansion of command arguments. */
   async fields(words: Word[]): Promise<string[]> {
@@ -303,7 +303,7 @@ export class Expander {
 
   /** Whether `v` is to be taken by characters: it has multibyte ones and the locale is UTF-8. */
   utf8(v: string): boolean {
-    return hasHighBytes(v) && this.sh.utf8Locale();
+    return hasHighBytes(v) && this.sh.vars.utf8Locale();
   }
 
   // ---- synchronous fast path -----------------------------------------------------------------

@@ -179,18 +179,18 @@ async function param(ex: Expander, pe: ParamExp, quoted: boolean): Promise<Param
   let name = pe.Param.Value;
   let indexWord: string | undefined; // '@', '*', or a subscript value
   if (pe.Index) indexWord = await sh.subscriptText(name, pe.Index);
-  if (indexWord === '' && sh.resolveVar(name)?.assoc) void sh.err(`${name}: bad array subscript`); // (bash goes on: the element is unset)
+  if (indexWord === '' && sh.vars.resolve(name)?.assoc) void sh.err(`${name}: bad array subscript`); // (bash goes on: the element is unset)
 
   // ${!prefix*} / ${!prefix@}
   if (pe.Excl && pe.Names) {
-    const names = sh.varNames().filter((n) => n.startsWith(name)).sort();
+    const names = sh.vars.names().filter((n) => n.startsWith(name)).sort();
     // bash quirk: unquoted ${!p*} with IFS='' is one word (names joined with nothing)
     if (!quoted && pe.Names === Tok.star && ex.ifs() === '') return { vals: [names.join('')], list: false, star: false };
     return { vals: names, list: true, star: pe.Names === Tok.star && quoted };
   }
   // ${!arr[@]} keys (with an operator, bash expands "${arr[@]}" indirectly instead)
   if (pe.Excl && (indexWord === '@' || indexWord === '*') && !pe.Exp && !pe.Slice && !pe.Repl && !pe.Length) {
-    const keys = elementRef(ex, name) ? [] : sh.arrayKeys(name);
+    const keys = elementRef(ex, name) ? [] : sh.vars.arrayKeys(name);
     // bash quirk: unquoted ${!a[*]} with IFS='' is one word (keys joined with spaces)
     if (!quoted && indexWord === '*' && ex.ifs() === '' && keys.length) return { vals: [keys.join(' ')], list: false, star: false };
     return { vals: keys, list: true, star: indexWord === '*' };
@@ -199,17 +199,17 @@ async function param(ex: Expander, pe: ParamExp, quoted: boolean): Promise<Param
   let indirUnset = false;
   if (pe.Excl) {
     // indirection (or nameref target name)
-    const v0 = indexWord === undefined ? sh.getVarRaw(name) : undefined;
+    const v0 = indexWord === undefined ? sh.vars.raw(name) : undefined;
     if (v0?.nameref) {
       return { vals: [v0.str ?? ''], list: false, star: false };
     }
     let target: string | undefined;
-    if (indexWord === '@' || indexWord === '*') { const vs = sh.arrayValues(name); target = vs.length ? vs.join(' ') : undefined; }
-    else target = indexWord !== undefined ? sh.getElem(name, indexWord) : sh.specialOrVar(name);
+    if (indexWord === '@' || indexWord === '*') { const vs = sh.vars.arrayValues(name); target = vs.length ? vs.join(' ') : undefined; }
+    else target = indexWord !== undefined ? sh.vars.getElem(name, indexWord) : sh.vars.param(name);
     if (target === undefined) {
       // bash abandons the command (and the rest of the line) when the variable does not exist;
       // a declared but unset one (or an unset positional parameter) indirects to nothing
-      if (/^[a-zA-Z_]/.test(name) && !sh.resolveVar(name)) throw new DiscardError(`${indexWord !== undefined ? `${name}[${indexWord}]` : name}: invalid indirect expansion`);
+      if (/^[a-zA-Z_]/.test(name) && !sh.vars.resolve(name)) throw new DiscardError(`${indexWord !== undefined ? `${name}[${indexWord}]` : name}: invalid indirect expansion`);
       if (sh.opts.nounset && !(pe.Exp && pe.Exp.Op >= Tok.plus && pe.Exp.Op <= Tok.colAssgn)) throw new ShellError(`!${name}: unbound variable`, 127, true);
       indirUnset = true;
     } else if (target === '' && (name === '@' || name === '*')) {
@@ -226,7 +226,7 @@ async function param(ex: Expander, pe: ParamExp, quoted: boolean): Promise<Param
   }
 
   if (pe.Length && !indirUnset && (indexWord === '@' || indexWord === '*') && !(badSubst.size && badSubst.has(name))) {
-    const n = sh.elementCount(name);
+    const n = sh.vars.elementCount(name);
     if (n !== undefined) return { vals: [String(n)], list: false, star: false };
   }
   const lk = indirUnset ? { vals: [''], list: false, star: false, isSet: false } : lookup(ex, name, indexWord);
@@ -265,8 +265,8 @@ async function param(ex: Expander, pe: ParamExp, quoted: boolean): Promise<Param
         if (nullish) {
           const v = await arg();
           if (!isName(name)) throw new DiscardError(`$${name}: cannot assign in this way`);
-          if (indexWord !== undefined) sh.setElem(name, indexWord, v); else sh.setVar(name, v);
-          return { vals: [sh.specialOrVar(name) ?? v], list: false, star: false };
+          if (indexWord !== undefined) sh.vars.setElem(name, indexWord, v); else sh.vars.set(name, v);
+          return { vals: [sh.vars.param(name) ?? v], list: false, star: false };
         }
         break;
     }
@@ -298,10 +298,10 @@ async function param(ex: Expander, pe: ParamExp, quoted: boolean): Promise<Param
     vals = vals.map((v) => caseMod(v, exp.Op, pat, ex.utf8(v)));
   } else if (exp && exp.Op === Tok.at) {
     const op = exp.Word ? await ex.literal(exp.Word) : '';
-    const pairs = (op === 'K' || op === 'k') && list && !pe.Slice && !pe.Repl ? sh.keyedPairs(name) : undefined;
+    const pairs = (op === 'K' || op === 'k') && list && !pe.Slice && !pe.Repl ? sh.vars.keyedPairs(name) : undefined;
     if (pairs) {
       // keys and values: one word (`K`, values double-quoted as in declare -p), or a word each (`k`)
-      const utf8 = sh.utf8Locale(), assoc = !!sh.resolveVar(name)?.assoc;
+      const utf8 = sh.vars.utf8Locale(), assoc = !!sh.vars.resolve(name)?.assoc;
       if (op === 'k') return { vals: pairs.flat(), list: true, star };
       const dquote = (x: string): string => (needsAnsiC(x, utf8) ? ansicQuote(x, utf8) : '"' + x.replace(/(["\\$`])/g, '\\$1') + '"');
       const key = (k: string): string => (!assoc || !assocKeyNeedsQuotes(k, utf8) ? k : dquote(k));
@@ -311,9 +311,9 @@ async function param(ex: Expander, pe: ParamExp, quoted: boolean): Promise<Param
     if (op === 'P') { const out: string[] = []; for (const v of vals) out.push(await ex.promptString(v)); vals = out; }
     else vals = vals.map((v) => transform(ex, v, op, indirUnset ? '' : name, isSet)); // (an indirection to nothing has no attributes)
     // (an array with no elements: only a declared-but-unassigned one still shows its attributes)
-    if (op === 'a' && vals.length === 0) vals = list && !sh.resolveVar(name)?.declOnly ? [] : [sh.attrString(name)];
+    if (op === 'a' && vals.length === 0) vals = list && !sh.vars.resolve(name)?.declOnly ? [] : [sh.vars.attrString(name)];
     if (op === 'A' && list) {
-      return { vals: [sh.declareLine(name)], list: false, star: false };
+      return { vals: [sh.vars.declareLine(name)], list: false, star: false };
     }
   }
   return { vals, list, star };
@@ -322,7 +322,7 @@ async function param(ex: Expander, pe: ParamExp, quoted: boolean): Promise<Param
 /** The value(s) a parameter expansion starts from. */
 /** Whether `name` is a nameref to an array element (`a[i]`, `a[@]`). */
 function elementRef(ex: Expander, name: string): boolean {
-  return !!ex.sh.getVarRaw(name)?.nameref && ex.sh.refTarget(name, false)?.[1] !== undefined;
+  return !!ex.sh.vars.raw(name)?.nameref && ex.sh.vars.refTarget(name, false)?.[1] !== undefined;
 }
 
 /** Whether the parameter of a bad `@` transformation (`${x@Z}`, `${#@a@]}`, `${a[1]@Z}`) is set: then bash's error is fatal. */
@@ -330,16 +330,16 @@ function transformedIsSet(ex: Expander, name: string, index: string | undefined,
   const sh = ex.sh;
   if (indirect && index === undefined) {
     // `${!p@Z}`: of the variable p names (bash's indirection error first when p does not exist)
-    const t = sh.specialOrVar(name);
-    if (t === undefined && /^[A-Za-z_]/.test(name) && !sh.resolveVar(name)) throw new DiscardError(`${name}: invalid indirect expansion`);
+    const t = sh.vars.param(name);
+    if (t === undefined && /^[A-Za-z_]/.test(name) && !sh.vars.resolve(name)) throw new DiscardError(`${name}: invalid indirect expansion`);
     if (t === '') throw new DiscardError(': invalid variable name');
     if (t === undefined || !/^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[#?$!@*-])$/.test(t)) return t !== undefined;
     name = t;
   }
   if (name === '@' || name === '*') return sh.params.length > 0;
-  if (index === '@' || index === '*') return sh.arrayValues(name).length > 0;
-  if (index !== undefined) { try { return sh.getElem(name, index) !== undefined; } catch { return sh.getVarRaw(name) !== undefined; } }
-  return /^[A-Za-z_]/.test(name) ? sh.getVarRaw(name) !== undefined : sh.specialOrVar(name) !== undefined;
+  if (index === '@' || index === '*') return sh.vars.arrayValues(name).length > 0;
+  if (index !== undefined) { try { return sh.vars.getElem(name, index) !== undefined; } catch { return sh.vars.raw(name) !== undefined; } }
+  return /^[A-Za-z_]/.test(name) ? sh.vars.raw(name) !== undefined : sh.vars.param(name) !== undefined;
 }
 
 export function lookup(ex: Expander, name: string, indexWord: string | undefined): { vals: string[]; list: boolean; star: boolean; isSet: boolean } {
@@ -356,13 +356,13 @@ export function lookup(ex: Expander, name: string, indexWord: string | undefined
     throw new DiscardError(badSubstMessage(name, text));
   }
   if (indexWord === undefined) {
-    const raw = sh.getVarRaw(name);
+    const raw = sh.vars.raw(name);
     if (raw?.nameref) {
       // a nameref to `a[@]` expands like "${a[@]}"
-      const t = sh.refTarget(name, false);
+      const t = sh.vars.refTarget(name, false);
       if (t && (t[1] === '@' || t[1] === '*')) { name = t[0]; indexWord = t[1]; }
     } else if (name.charCodeAt(0) >= 97 && name.charCodeAt(0) <= 122) {
-      // (a lowercase name is never special: Shell.getVar's steps on the variable found here)
+      // (a lowercase name is never special: VarStore.get's steps on the variable found here)
       const v = raw && scalarValue(raw);
       return { vals: [v ?? ''], list: false, star: false, isSet: v !== undefined };
     }
@@ -375,17 +375,17 @@ export function lookup(ex: Expander, name: string, indexWord: string | undefined
     return { vals, list: true, star: name === '*', isSet: vals.length > 0 };
   }
   if (indexWord === '@' || indexWord === '*') {
-    const vals = sh.arrayValues(name);
+    const vals = sh.vars.arrayValues(name);
     return { vals, list: true, star: indexWord === '*', isSet: vals.length > 0 };
   }
-  const v = indexWord !== undefined ? sh.getElem(name, indexWord) : sh.specialOrVar(name);
+  const v = indexWord !== undefined ? sh.vars.getElem(name, indexWord) : sh.vars.param(name);
   return { vals: [v ?? ''], list: false, star: false, isSet: v !== undefined };
 }
 
 /** `set -u`: `${#a[@]}` of an array that does not exist (bash abandons the line, status 1). */
 function nounsetLength(ex: Expander, name: string, indexWord: string | undefined): void {
   const sh = ex.sh;
-  if (sh.opts.nounset && indexWord !== undefined && /^[a-zA-Z_]/.test(name) && (!sh.resolveVar(name) || sh.resolveVar(name)!.declOnly) && !sh.isStackVarName(name)) throw new DiscardError(`${name}: unbound variable`);
+  if (sh.opts.nounset && indexWord !== undefined && /^[a-zA-Z_]/.test(name) && (!sh.vars.resolve(name) || sh.vars.resolve(name)!.declOnly) && !sh.isStackVarName(name)) throw new DiscardError(`${name}: unbound variable`);
 }
 
 /** `set -u`: error for an unset parameter (expansions without a default). */
@@ -401,8 +401,8 @@ export function nounsetCheck(ex: Expander, name: string, indexWord: string | und
 }
 
 function isSetArray(ex: Expander, name: string): boolean {
-  const v = ex.sh.resolveVar(name);
-  return !!v && (!!v.arr || !!v.assoc) && ex.sh.isVisible(name);
+  const v = ex.sh.vars.resolve(name);
+  return !!v && (!!v.arr || !!v.assoc) && ex.sh.vars.isSet(name);
 }
 
 /** An element as written, `a[$k]`: bash names an unset one by its source text, not its key. */
@@ -428,7 +428,7 @@ function sliceVals(ex: Expander, vals: string[], list: boolean, name: string, of
     let arr = vals;
     let o = off;
     if (name === '@' || name === '*') { arr = [sh.arg0, ...vals]; } else {
-      const v = sh.resolveVar(name);
+      const v = sh.vars.resolve(name);
       if (v?.arr) {
         // indexed arrays: the offset is an index (sparse arrays skip the holes)
         if (len !== undefined && len < 0) throw negLen();
@@ -483,14 +483,14 @@ function strLength(ex: Expander, v: string): number {
 
 /**
  * The value of a plain `$name`/`${name}` whose name is lowercase (never special) and not a
- * nameref: Shell.getVar's steps, and set -u's error, without paramSync's result objects;
+ * nameref: VarStore.get's steps, and set -u's error, without paramSync's result objects;
  * null for any other parameter expansion.
  */
 export function plainLower(ex: Expander, pe: ParamExp): string | null {
   if (!isPlainParam(pe)) return null;
   const name = pe.Param.Value, c = name.charCodeAt(0);
   if (c < 97 || c > 122 || (badSubst.size !== 0 && badSubst.has(name))) return null;
-  const raw = ex.sh.getVarRaw(name);
+  const raw = ex.sh.vars.raw(name);
   if (raw?.nameref) return null;
   const v = raw && scalarValue(raw);
   if (v === undefined) { nounsetCheck(ex, name, undefined, false, pe.Short); return ''; }
@@ -502,9 +502,9 @@ export function paramSync(ex: Expander, pe: ParamExp): ParamResult {
   const sh = ex.sh;
   const name = pe.Param.Value;
   const indexWord = pe.Index ? sh.subscriptTextSync(name, pe.Index) : undefined;
-  if (indexWord === '' && sh.resolveVar(name)?.assoc) void sh.err(`${name}: bad array subscript`);
+  if (indexWord === '' && sh.vars.resolve(name)?.assoc) void sh.err(`${name}: bad array subscript`);
   if (pe.Length && (indexWord === '@' || indexWord === '*') && !(badSubst.size && badSubst.has(name))) {
-    const n = sh.elementCount(name);
+    const n = sh.vars.elementCount(name);
     if (n !== undefined) return { vals: [String(n)], list: false, star: false };
   }
   const lk = lookup(ex, name, indexWord);
@@ -554,18 +554,18 @@ export function paramSync(ex: Expander, pe: ParamExp): ParamResult {
 
 function transform(ex: Expander, v: string, op: string, name: string, isSet: boolean): string {
   switch (op) {
-    case 'Q': return isSet ? shellQuote(v, ex.sh.utf8Locale()) : '';
-    case 'E': return ansiC(v, ex.sh.utf8Escapes());
+    case 'Q': return isSet ? shellQuote(v, ex.sh.vars.utf8Locale()) : '';
+    case 'E': return ansiC(v, ex.sh.vars.utf8Escapes());
     case 'U': return caseMod(v, Tok.dblCaret, '', ex.utf8(v));
     case 'u': return caseMod(v, Tok.caret, '', ex.utf8(v));
     case 'L': return caseMod(v, Tok.dblComma, '', ex.utf8(v));
-    case 'a': return ex.sh.attrString(name);
+    case 'a': return ex.sh.vars.attrString(name);
     case 'A': {
       if (!isSet) return '';
-      const f = ex.sh.attrString(name);
-      return `${f ? `declare -${f} ` : ''}${ex.sh.resolveName(name)}=${shellQuote(v, ex.sh.utf8Locale())}`;
+      const f = ex.sh.vars.attrString(name);
+      return `${f ? `declare -${f} ` : ''}${ex.sh.vars.resolveName(name)}=${shellQuote(v, ex.sh.vars.utf8Locale())}`;
     }
-    case 'K': case 'k': return isSet ? shellQuote(v, ex.sh.utf8Locale()) : '';
+    case 'K': case 'k': return isSet ? shellQuote(v, ex.sh.vars.utf8Locale()) : '';
     default: throw new ShellError(`\${${name}@${op}}: bad substitution`, 127, true);
   }
 }

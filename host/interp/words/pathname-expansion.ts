@@ -14,12 +14,12 @@ export function globFields(sh: Shell, fb: FieldBuilder, out: string[]): void {
     const f = done[i]!;
     if (f.meta && globbing && hasMeta(f.pat, ext)) {
       // GLOBIGNORE: colon-separated patterns removed from the results; setting it turns dotglob on
-      const gi = sh.getVar('GLOBIGNORE');
+      const gi = sh.vars.get('GLOBIGNORE');
       const ignore = gi ? splitIgnore(gi) : undefined;
       const m = glob(f.pat, {
         cwd: sh.cwd, dotglob: sh.shopt.has('dotglob') || !!ignore?.length, extglob: sh.shopt.has('extglob'),
         nocase: sh.shopt.has('nocaseglob'), globstar: sh.shopt.has('globstar'),
-        noskipdots: !sh.shopt.has('globskipdots'), ignore, utf8: sh.utf8Locale(),
+        noskipdots: !sh.shopt.has('globskipdots'), ignore, utf8: sh.vars.utf8Locale(),
       });
       if (m.length) { out.push(...m); continue; }
       if (sh.shopt.has('nullglob')) continue;

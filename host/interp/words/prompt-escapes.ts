@@ -8,8 +8,8 @@ export function promptEscapes(sh: Shell, v: string, quote = false): string {
   if (!v.includes('\\')) return v;
   // (`quote`: what an escape gives is kept from the expansions that follow)
   const q = (r: string): string => (quote ? r.replace(/[\\$`]/g, '\\$&') : r);
-  const pwd = sh.getVar('PWD') ?? sh.cwd;
-  const home = sh.getVar('HOME');
+  const pwd = sh.vars.get('PWD') ?? sh.cwd;
+  const home = sh.vars.get('HOME');
   const host = os.hostname();
   const pad = (n: number): string => String(n).padStart(2, '0');
   return v.replace(/\\([0-7]{1,3}|.)/gs, (m, c: string) => {
@@ -29,7 +29,7 @@ export function promptEscapes(sh: Shell, v: string, quote = false): string {
       case '$': return (process.getuid?.() ?? 1) === 0 ? '#' : '$';
       case 'h': return host.split('.')[0]!;
       case 'H': return host;
-      case 'u': try { return os.userInfo().username; } catch { return sh.getVar('USER') ?? ''; }
+      case 'u': try { return os.userInfo().username; } catch { return sh.vars.get('USER') ?? ''; }
       case 's': return sh.arg0.replace(/^.*\//, '');
       case 'v': return '5.2';
       case 'V': return '5.2.15';

@@ -11,9 +11,9 @@ function homeFromPasswd(): string {
 
 /** The directory `~user` names (`~`: HOME, `~+`: PWD, `~-`: OLDPWD); undefined: the prefix stays as written. */
 export function tildeHome(sh: Shell, user: string): string | undefined {
-  if (user === '') return sh.getVar('HOME') ?? homeFromPasswd();
-  if (user === '+') return sh.getVar('PWD');
-  if (user === '-') return sh.getVar('OLDPWD');
+  if (user === '') return sh.vars.get('HOME') ?? homeFromPasswd();
+  if (user === '+') return sh.vars.get('PWD');
+  if (user === '-') return sh.vars.get('OLDPWD');
   if (!/^[a-zA-Z0-9_.-]+$/.test(user)) return undefined;
   return sh.userHome(user);
 }
