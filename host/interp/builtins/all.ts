@@ -2,7 +2,7 @@
 // shell runs: imported once, by the place that builds shells (launch/cli.ts's newShell). The
 // evaluator itself imports only the table.
 import './flow.ts'; // :, true, false, exit, logout, return, break, continue, shift, eval, source/., exec, caller
-import './builtins.ts'; // variables and attributes: declare, typeset, local, export, readonly, unset
+import './variables.ts'; // variables and attributes: declare, typeset, local, export, readonly, unset
 import './io.ts'; // echo, printf, read, mapfile/readarray
 import './test.ts'; // test, [
 import './directories.ts'; // cd, pwd, pushd, popd, dirs

@@ -4,6 +4,8 @@
 // modules (io.ts, flow.ts, …; all.ts loads them) register their builtins here; the evaluator
 // looks builtins up only here and never imports a family.
 import type { Shell } from '../execution/runner.ts';
+import type { Assign } from '../syntax/ast.ts';
+import type { DeclItem } from './declaration-items.ts';
 
 /** A builtin's body: the shell and argv (byte strings, argv[0] the name it was called by) → its status. */
 export type Builtin = (sh: Shell, args: string[]) => Promise<number>;
@@ -19,12 +21,20 @@ export type SyncBuiltin = (sh: Shell, args: string[]) => number | undefined;
  * A builtin as the table holds it. `special`: a POSIX special builtin (in POSIX mode it is found
  * before a function, its errors end the shell, its prefix assignments stay). `declaration`:
  * declare, typeset, local, export, readonly, whose `NAME=VALUE` words the parser keeps as
- * assignments (a DeclClause, run by the evaluator's declClause); those have no `sync` here (the
- * evaluator's own localSync is their fast path). `sync`: the fast path of the others, if any.
+ * assignments (a DeclClause): `clause` runs it on those words, `items` on words already expanded,
+ * and `itemsSync` (local's) without a promise, undefined when it has to run the ordinary way.
+ * `sync`: the fast path of the others, if any.
  */
 export type BuiltinEntry =
   | { readonly name: string; readonly run: Builtin; readonly special: boolean; readonly declaration: false; readonly sync: SyncBuiltin | undefined }
-  | { readonly name: string; readonly run: Builtin; readonly special: boolean; readonly declaration: true; readonly sync: undefined };
+  | { readonly name: string; readonly run: Builtin; readonly special: boolean; readonly declaration: true; readonly sync: undefined } & Declaration;
+
+/** How the evaluator runs a declaration builtin for a DeclClause (see BuiltinEntry). */
+export interface Declaration {
+  readonly clause: (sh: Shell, assigns: Assign[]) => Promise<number>;
+  readonly items: (sh: Shell, items: DeclItem[]) => Promise<number>;
+  readonly itemsSync: ((sh: Shell, items: DeclItem[]) => number | undefined) | undefined;
+}
 
 const table = new Map<string, BuiltinEntry>();
 /** Every builtin by name (filled by the family modules as all.ts loads them). */
@@ -42,6 +52,12 @@ export function def(names: readonly string[], run: Builtin, flags: { special?: b
 }
 
 /** Registers a declaration builtin (declare, typeset, local, export, readonly). */
-export function defDeclaration(name: string, run: Builtin, flags: { special: boolean }): void {
-  add({ name, run, special: flags.special, declaration: true, sync: undefined });
+export function defDeclaration(name: string, run: Builtin, flags: { special: boolean }, decl: Declaration): void {
+  add({ name, run, special: flags.special, declaration: true, sync: undefined, clause: decl.clause, items: decl.items, itemsSync: decl.itemsSync });
+}
+
+/** The declaration builtin `name` (declare, typeset, local, export, readonly). */
+export function declarationBuiltin(name: string): (BuiltinEntry & Declaration) | undefined {
+  const e = table.get(name);
+  return e?.declaration ? e : undefined;
 }

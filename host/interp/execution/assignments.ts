@@ -7,7 +7,8 @@ import type { ArithmExpr, ArrayElem, Assign, CallExpr, DeclClause, Stmt, Word } 
 import { hardArith } from '../words/arith.ts';
 import { singleQuote, traceWord } from '../words/quoting.ts';
 import { DiscardError, ShellError } from './errors.ts';
-import { declClause as declClauseBuiltin, declare, declLastArg, localSync as localBuiltinSync, type DeclItem } from '../builtins/builtins.ts';
+import { declLastArg, type DeclItem } from '../builtins/declaration-items.ts';
+import { declarationBuiltin } from '../builtins/table.ts';
 import { errnoMsg } from './errno-message.ts';
 import { maxKey } from '../variables/var.ts';
 import { wordRange, wordSource } from '../syntax/word-range.ts';
@@ -208,7 +209,7 @@ export function localSync(sh: Shell, st: Stmt, c: DeclClause): number | undefine
   let r: number | undefined;
   try {
     for (const a of c.Args) items.push({ name: a.Name!.Value, value: a.Naked ? undefined : a.Value ? sh.ex.literalSync(a.Value, 'assign') : '' });
-    r = localBuiltinSync(sh, items);
+    r = declarationBuiltin('local')!.itemsSync!(sh, items);
   } catch (e) { sh.replayError = { e }; return undefined; }
   if (r === undefined) { sh.replayDecl = { c, items }; return undefined; }
   return sh.endSync(r);
@@ -221,9 +222,9 @@ export async function declClause(sh: Shell, c: DeclClause): Promise<number> {
     const replay = sh.replayDecl;
     if (replay !== undefined) {
       sh.replayDecl = undefined;
-      if (replay.c === c) { sh.vars.lastArg = declLastArg(variant, replay.items); return await declare(sh, variant, replay.items); }
+      if (replay.c === c) { sh.vars.lastArg = declLastArg(variant, replay.items); return await declarationBuiltin(variant)!.items(sh, replay.items); }
     }
-    return await declClauseBuiltin(sh, c.Variant.Value === 'nameref' ? 'declare' : variant, c.Variant.Value === 'nameref' ? [{ type: 'Assign', Append: false, Naked: true, Name: null, Index: null, Value: { type: 'Word', Parts: [{ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: '-n' }] }, Array: null }, ...c.Args] : c.Args);
+    return await declarationBuiltin(variant)!.clause(sh, c.Variant.Value === 'nameref' ? [{ type: 'Assign', Append: false, Naked: true, Name: null, Index: null, Value: { type: 'Word', Parts: [{ type: 'Lit', ValuePos: 0, ValueEnd: 0, Value: '-n' }] }, Array: null }, ...c.Args] : c.Args);
   } catch (e: any) {
     // (`declare -p >&-`: a write error, reported as callArgs reports a builtin's)
     if (e && typeof e.code === 'string' && (e.code === 'EBADF' || e.code === 'EIO' || e.code === 'ENOSPC')) {

@@ -27,7 +27,7 @@ import { FdTable, OsFd, isSigPipe, tryWriteSync } from './io.ts';
 import { parse } from '../syntax/parser.ts';
 import { type DeferredParseError } from '../syntax/reparse.ts';
 import type { Handlers } from './handlers.ts';
-import type { DeclItem } from '../builtins/builtins.ts';
+import type { DeclItem } from '../builtins/declaration-items.ts';
 import type { Options } from './options.ts';
 import { type Var } from '../variables/var.ts';
 import { VarStore } from '../variables/store.ts';

@@ -1,6 +1,6 @@
-// The variables-and-attributes builtins: declare, typeset, local, export, readonly and unset, and
-// the declaration machinery the evaluator calls for a DeclClause (declClause, declare, localSync,
-// declLastArg). The other builtins are in their families' modules (all.ts lists them).
+// The variables-and-attributes builtins: declare, typeset, local, export, readonly and unset. The
+// declaration builtins also register how the evaluator runs them for a DeclClause (its words as
+// assignments, expanded here; local's fast path). The other families are listed in all.ts.
 import type { Assign } from '../syntax/ast.ts';
 import type { Shell } from '../execution/runner.ts';
 import { maxKey, savedOpts, type Var } from '../variables/var.ts';
@@ -10,13 +10,11 @@ import { DiscardError, ShellError } from '../execution/errors.ts';
 import { traceWord } from '../words/quoting.ts';
 import { isName } from '../syntax/names.ts';
 import { def, defDeclaration } from './table.ts';
+import { declLastArg, type DeclItem } from './declaration-items.ts';
 import { errOut, out, usageErr } from './builtin-io.ts';
 import { flagOptions } from './argument-parsing.ts';
 import { wordOfText } from '../syntax/word-of-text.ts';
 import { listFunctions, shQuoteValue } from './variable-listing.ts';
-
-// ---- variables -----------------------------------------------------------------------------
-export interface DeclItem { flag?: string; name?: string; index?: string; value?: string; append?: boolean; arrayAssign?: Assign; assoc?: boolean }
 
 function names_(items: DeclItem[]): DeclItem[] { return items.filter((i) => i.name !== undefined); }
 
@@ -39,7 +37,7 @@ function parseDeclArgs(args: string[], st = { done: false }): DeclItem[] {
 }
 
 /** declare/typeset/local/export/readonly over evaluated items. */
-export async function declare(sh: Shell, variant: string, items: DeclItem[]): Promise<number> {
+async function declare(sh: Shell, variant: string, items: DeclItem[]): Promise<number> {
   const on = new Set<string>(), off = new Set<string>();
   const allowed = variant === 'export' || variant === 'readonly' ? 'aAfnp' : 'aAcfFgiIlnprtux';
   if (variant === 'local' && sh.funcDepth === 0) { await errOut(sh, 'local', 'can only be used in a function'); return 1; }
@@ -243,10 +241,12 @@ function textArrayAssign(name: string, it: DeclItem): (Assign & { src: string })
 }
 
 for (const variant of ['declare', 'typeset', 'local', 'export', 'readonly']) {
-  defDeclaration(variant, async (sh, args) => declare(sh, variant, parseDeclArgs(args.slice(1))), { special: variant === 'export' || variant === 'readonly' });
+  defDeclaration(variant, async (sh, args) => declare(sh, variant, parseDeclArgs(args.slice(1))), { special: variant === 'export' || variant === 'readonly' }, {
+    clause: (sh, assigns) => declClause(sh, variant, assigns),
+    items: (sh, items) => declare(sh, variant, items),
+    itemsSync: variant === 'local' ? localSync : undefined,
+  });
 }
-
-/** Evaluates a DeclClause from the AST (keeps array literals and assignment words intact). */
 
 /** A new local variable `name` in `top`; bash's local inherits only the export attribute. */
 function newLocal(sh: Shell, top: Map<string, Var>, name: string): Var {
@@ -262,7 +262,7 @@ function newLocal(sh: Shell, top: Map<string, Var>, name: string): Var {
  * report: undefined, with nothing done, when a name is readonly or already local with an
  * attribute that changes how a value is taken (integer, nameref, array).
  */
-export function localSync(sh: Shell, items: DeclItem[]): number | undefined {
+function localSync(sh: Shell, items: DeclItem[]): number | undefined {
   if (sh.funcDepth === 0 || items.length === 0) return undefined; // (`local` alone lists them)
   const top = sh.vars.localScope();
   for (const it of items) {
@@ -280,13 +280,8 @@ export function localSync(sh: Shell, items: DeclItem[]): number | undefined {
   return 0;
 }
 
-/** What a declaration leaves in `$_`: its last word as bash sees it (`declare a=(1 2)` leaves `a`). */
-export function declLastArg(variant: string, items: DeclItem[]): string {
-  const last = items[items.length - 1];
-  return !last ? variant : last.flag ?? (last.value !== undefined ? `${last.name}${last.index !== undefined ? `[${last.index}]` : ''}${last.append ? '+=' : '='}${last.value}` : last.name!);
-}
-
-export async function declClause(sh: Shell, variant: string, assigns: Assign[]): Promise<number> {
+/** Evaluates a DeclClause from the AST (keeps array literals and assignment words intact). */
+async function declClause(sh: Shell, variant: string, assigns: Assign[]): Promise<number> {
   const items: DeclItem[] = [];
   const st = { done: false };
   for (const a of assigns) {
