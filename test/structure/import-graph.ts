@@ -1,11 +1,12 @@
 // The value-import graph of host/: every `import … from './x.ts'` and `export … from` that is not
-// type-only, and every dynamic import('./x.ts') with a literal path. Type-only imports are left
+// type-only, every bare `import './x.ts'`, and every dynamic import('./x.ts') with a literal path. Type-only imports are left
 // out: they vanish at build time and so cannot make a module wait for another to load.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 const STATIC = /^\s*(import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"](\.{1,2}\/[^'"]+)['"]/gm;
 const DYNAMIC = /\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const BARE = /^\s*import\s*['"](\.{1,2}\/[^'"]+)['"]/gm;
 
 export function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -26,13 +27,14 @@ export function valueImports(file: string): string[] {
   const src = fs.readFileSync(file, 'utf8');
   const out: string[] = [];
   for (const m of src.matchAll(STATIC)) if (!typeOnly(m[2], m[3]!)) out.push(path.resolve(path.dirname(file), m[4]!));
+  for (const m of src.matchAll(BARE)) out.push(path.resolve(path.dirname(file), m[1]!));
   for (const m of src.matchAll(DYNAMIC)) out.push(path.resolve(path.dirname(file), m[1]!));
   return out;
 }
 
 /** Strongly connected components of more than one file (or a file importing itself), by Tarjan. */
 export function importCycles(files: string[]): string[][] {
-  const edges = new Map(files.map((f) => [f, valueImports(f).filter((t) => t !== f || true)]));
+  const edges = new Map(files.map((f) => [f, valueImports(f)]));
   let index = 0;
   const idx = new Map<string, number>(), low = new Map<string, number>(), onStack = new Set<string>(), stack: string[] = [];
   const cycles: string[][] = [];
