@@ -1,5 +1,6 @@
-// The shell: its state (variables, functions, options, fds, jobs, traps, positions), the
-// variable store, and the dispatch every statement goes through (stmts, stmt, cmd). The work of
+// The shell: its state (functions, options, fds, jobs, traps, positions; the variables are its
+// store, variables/store.ts, `sh.vars`), the handlers it was given (handlers.ts), subscript
+// evaluation, and the dispatch every statement goes through (stmts, stmt, cmd). The work of
 // each kind of statement and command is in a module of its own, called as `f(sh, …)` (these
 // modules import Shell as a type only; what other parts call stays a method here, one line
 // into the module):
@@ -16,8 +17,8 @@
 //   arithmetic.ts        `((…))`/`let` evaluation and bash's texts for arithmetic errors
 //   tracing.ts           xtrace lines and `time`
 //   messages.ts          line numbers and error messages
-// Expansion lives in words/expand.ts, builtins in builtins/, external processes in external.ts,
-// private commands in private/registry.ts.
+// Expansion lives in words/expand.ts, builtins in builtins/ (reached through builtins/table.ts),
+// external processes in external.ts, private commands in private/registry.ts.
 import * as fs from 'node:fs';
 import { Tok, type ArithmExpr, type Assign, type CallExpr, type Command, type DeclClause, type File, type ParamExp, type ProcSubst, type Stmt, type TestExpr, type Word, type WordPart } from '../syntax/ast.ts';
 import { Arith, ArithError, hardArith } from '../words/arith.ts';
