@@ -12,12 +12,11 @@ import { DiscardError, ShellError } from '../execution/errors.ts';
 import { bucketOrder } from '../execution/bash-hash-order.ts';
 import { fromBytes } from '../execution/byte-strings.ts';
 import type { VarHost } from './host.ts';
-import { assocOrder, cloneVar, maxKey, savedOpts, tempScopes, type Scope, type Var } from './var.ts';
+import { assocOrder, cloneVar, maxKey, savedOpts, tempScopes, type Scope, type Var, scalarValue } from './var.ts';
 import { DYNAMIC_VARS, IGNORED_ASSIGN, specialParam } from './special.ts';
 import { LOCALE_VARS, localeChanged, startupLocale, utf8Escapes, utf8Locale } from './locale.ts';
 import { attrString, declareLine } from './declare-line.ts';
 import type { Options } from '../execution/options.ts';
-import { scalarValue } from '../words/parameter-expansion.ts';
 
 export class VarStore {
   /** Innermost last: [0] is the global scope, then functions' locals and commands' prefix assignments (var.ts's tempScopes). */

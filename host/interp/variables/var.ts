@@ -42,3 +42,8 @@ export function maxKey(m: Map<number, unknown>): number {
 export function assocOrder(m: Map<string, string>): [string, string][] {
   return bucketOrder(m, 1024);
 }
+
+/** A variable's value as `$name` reads it: element 0 of an array. */
+export function scalarValue(v: Var): string | undefined {
+  return v.arr ? v.arr.get(0) : v.assoc ? v.assoc.get('0') : v.str;
+}

@@ -6,7 +6,7 @@
 import { Tok, type Word, type WordPart, type ParamExp, type Lit, type DblQuoted, type ArithmExpr } from '../syntax/ast.ts';
 import { parse } from '../syntax/parser.ts';
 import type { Expander } from './expand.ts';
-import type { Var } from '../variables/var.ts';
+import { scalarValue } from '../variables/var.ts';
 import type { FieldBuilder } from './fields.ts';
 import { ansiC, ansicQuote, assocKeyNeedsQuotes, needsAnsiC, shellQuote, unescapeDq } from './quoting.ts';
 import { DiscardError, ShellError } from '../execution/errors.ts';
@@ -16,11 +16,6 @@ import { charLength, charStarts } from './utf8-chars.ts';
 import { isName } from '../syntax/names.ts';
 import { caseMod, removePattern, replacePattern, sliceError } from './parameter-ops.ts';
 import { tildeHome, tildePrefix } from './tilde.ts';
-
-/** A variable's value as `$name` reads it: element 0 of an array. */
-export function scalarValue(v: Var): string | undefined {
-  return v.arr ? v.arr.get(0) : v.assoc ? v.assoc.get('0') : v.str;
-}
 
 /** `$name` or `${name}`: no operator, index, slice or indirection. */
 export function isPlainParam(pe: ParamExp): boolean {
