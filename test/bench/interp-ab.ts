@@ -1,7 +1,8 @@
 // Two builds of the interpreter side by side (an issue's "within 3% of the numbers before the
 // change, measured in the same run"): cold start and every throughput script of interp.ts, run
 // alternately through each checkout's bin/hpatch-router, p50 of each and new/old.
-//   env -u NODE_EXTRA_CA_CERTS node --import=tsx test/bench/interp-ab.ts OLD_CHECKOUT NEW_CHECKOUT [RUNS]
+//   env -u NODE_EXTRA_CA_CERTS node --import=tsx test/bench/interp-ab.ts OLD_CHECKOUT NEW_CHECKOUT [RUNS [ROW]]
+// ROW: only the rows whose name contains it (to measure a noisy row again).
 // Each checkout must be built (`make build`).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -9,9 +10,9 @@ import { join, resolve } from 'node:path';
 import { SCRIPTS } from './interp.ts';
 import { fmt, summarize } from './stats.ts';
 
-const [oldDir, newDir, runsArg] = process.argv.slice(2);
+const [oldDir, newDir, runsArg, rowFilter] = process.argv.slice(2);
 if (!oldDir || !newDir) {
-  process.stderr.write('usage: interp-ab.ts OLD_CHECKOUT NEW_CHECKOUT [RUNS]\n');
+  process.stderr.write('usage: interp-ab.ts OLD_CHECKOUT NEW_CHECKOUT [RUNS [ROW]]\n');
   process.exit(2);
 }
 const runs = Number(runsArg ?? 11);
@@ -29,7 +30,7 @@ function timeRun(launcher: string, script: string): number {
   return ms;
 }
 
-const rows = [['cold start (-c :)', ':'], ...Object.entries(SCRIPTS)] as const;
+const rows = ([['cold start (-c :)', ':'], ...Object.entries(SCRIPTS)] as [string, string][]).filter(([name]) => rowFilter === undefined || name.includes(rowFilter));
 console.log(`| script (${runs} interleaved runs, p50) | old | new | new/old |\n|---|---|---|---|`);
 for (const [name, script] of rows) {
   const samples: number[][] = [[], []];
