@@ -1,7 +1,8 @@
-// The fast parser's lexer (fast-parser.ts has the grammar and the why): mvdan-sh v3.5.1's tokens
-// and token boundaries, in the lexer states (`Mode`) the fast parser supports, over the script's
-// UTF-8 bytes as a latin1 string. It declines — throws DECLINE — where mvdan-sh's lexer would do
-// something it does not reproduce (a line continuation inside an operator, `$[`, `${ cmd;}`…).
+// The fast parser's lexer (the grammar is in the fast-parser*.ts layers; fast-parser.ts has the
+// why): mvdan-sh v3.5.1's tokens and token boundaries, in the lexer states (`Mode`) the fast parser
+// supports, over the script's UTF-8 bytes as a latin1 string. It declines — throws DECLINE — where
+// mvdan-sh's lexer would do something it does not reproduce (a line continuation inside an
+// operator, `$[`, `${ cmd;}`…).
 import { Tok, type Redirect } from './ast.ts';
 import { isName } from './names.ts';
 
