@@ -17,7 +17,7 @@ import { hasHighBytes } from './utf8-chars.ts';
 import { braceExpand, litPart } from './brace.ts';
 import { escPat, FieldBuilder, IFS_WS, nonIfsRuns, ShownFieldBuilder } from './fields.ts';
 import { extGlobOp, extGlobParts } from './extglob-parts.ts';
-import { emitParam, isPlainParam, lookup, nounsetCheck, paramExp, paramSync, plainLower, type ParamResult } from './parameter-expansion.ts';
+import { emitParam, isPlainParam, lookup, nounsetCheck, paramExp, paramSync, plainLower } from './parameter-expansion.ts';
 import { tildeHome, tildePrefix } from './tilde.ts';
 import { promptEscapes } from './prompt-escapes.ts';
 import { globFields } from './pathname-expansion.ts';
@@ -545,18 +545,6 @@ export class Expander {
       default:
         throw new Error(`internal: ${p.type} is not expanded synchronously`);
     }
-  }
-
-  async wordResultValues(w: Word | null, quoted: boolean): Promise<ParamResult> {
-    if (!w) return { vals: [''], list: false, star: false };
-    if (!quoted) {
-      const fb = new FieldBuilder(this.ifs());
-      await this.word(w, fb, false, true);
-      const fs = fb.finish();
-      if (fs.length <= 1) return { vals: [fs[0]?.val ?? ''], list: false, star: false };
-      return { vals: fs.map((f) => f.val), list: true, star: false };
-    }
-    return { vals: [await this.literalDq(w)], list: false, star: false };
   }
 
   async literalDq(w: Word | null, flat = false): Promise<string> {
