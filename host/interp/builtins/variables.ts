@@ -3,7 +3,7 @@
 // assignments, expanded here; local's fast path). The other families are listed in all.ts.
 import type { Assign } from '../syntax/ast.ts';
 import type { Shell } from '../execution/runner.ts';
-import { maxKey, savedOpts, type Var } from '../variables/var.ts';
+import { maxKey, type Var } from '../variables/var.ts';
 import { parseScript } from '../syntax/reparse.ts';
 import { declWords } from '../syntax/reparse-placeholders.ts';
 import { DiscardError, ShellError } from '../execution/errors.ts';
@@ -54,8 +54,7 @@ async function declare(sh: Shell, variant: string, items: DeclItem[]): Promise<n
   if (variant === 'local' && sh.funcDepth === 0) { await errOut(sh, 'local', 'can only be used in a function'); return 1; }
   if (variant === 'local' && items.some((i) => i.name === '-' && i.value === undefined)) {
     // `local -`: the shell options come back when the function returns
-    const sc = sh.vars.localScope();
-    if (!savedOpts.has(sc)) savedOpts.set(sc, { ...sh.opts });
+    sh.vars.saveOptsForReturn(sh.opts);
     items = items.filter((i) => !(i.name === '-' && i.value === undefined));
     if (!items.some((i) => i.name !== undefined)) return 0;
   }
@@ -135,7 +134,6 @@ async function declare(sh: Shell, variant: string, items: DeclItem[]): Promise<n
   let st = 0;
   for (const it of names) {
     const name = it.name!;
-    if (name === '-' && variant === 'local' && it.value === undefined) { sh.saveLocalOpts(); continue; }
     if (!isName(name)) { await errOut(sh, variant, `\`${name}${it.value !== undefined ? '=' + it.value : ''}': not a valid identifier`); st = 1; continue; }
     if (it.index !== undefined && (variant === 'export' || variant === 'readonly')) { await errOut(sh, variant, `\`${name}[${it.index}]': not a valid identifier`); st = 1; continue; }
     if (it.index === '') { await sh.err(`${name}[]: bad array subscript`); st = 1; continue; }

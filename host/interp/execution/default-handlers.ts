@@ -8,6 +8,6 @@ import { getPrivateCommand } from '../private/registry.ts';
 
 export const defaultHandlers: Handlers = {
   exec: runExternal,
-  open: (path, flags) => openPath(path, flags),
+  open: openPath,
   privateCommand: getPrivateCommand,
 };

@@ -102,14 +102,7 @@ function enterFunc(sh: Shell, name: string, body: Stmt, args: string[]): FuncFra
   return f;
 }
 
-export function saveLocalOpts(sh: Shell): void {
-  const m = (sh.localDash ??= new Map());
-  if (!m.has(sh.funcDepth)) m.set(sh.funcDepth, { opts: { ...sh.opts }, setOpts: new Map(sh.setOpts) });
-}
-
 function leaveFunc(sh: Shell, f: FuncFrame): void {
-  const dash = sh.localDash?.get(sh.funcDepth);
-  if (dash) { sh.localDash!.delete(sh.funcDepth); Object.assign(sh.opts, dash.opts); sh.setOpts = dash.setOpts; }
   if (f.ret !== undefined) sh.traps.set('RETURN', f.ret);
   if (f.debug !== undefined) sh.traps.set('DEBUG', f.debug);
   if (f.err !== undefined && !sh.traps.has('ERR')) sh.traps.set('ERR', f.err);

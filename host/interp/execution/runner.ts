@@ -20,7 +20,7 @@
 // Expansion lives in words/expand.ts, builtins in builtins/ (reached through builtins/table.ts),
 // external processes in external.ts, private commands in private/registry.ts.
 import * as fs from 'node:fs';
-import { Tok, type ArithmExpr, type Assign, type CallExpr, type Command, type DeclClause, type File, type ParamExp, type ProcSubst, type Stmt, type TestExpr, type Word, type WordPart } from '../syntax/ast.ts';
+import { Tok, type ArithmExpr, type Assign, type CallExpr, type Command, type DeclClause, type File, type ProcSubst, type Stmt, type TestExpr, type Word, type WordPart } from '../syntax/ast.ts';
 import { Arith, ArithError, hardArith } from '../words/arith.ts';
 import { Expander } from '../words/expand.ts';
 import { DiscardError, DiscardSignal, ExitSignal, LoopSignal, ReturnSignal, ShellError } from './errors.ts';
@@ -51,7 +51,7 @@ import { caseClause, forClause, whileClause } from './compound-commands.ts';
 import { pipeline } from './pipelines.ts';
 import { assignArray, assignOnlySync, declClause } from './assignments.ts';
 import { call, callArgs } from './simple-commands.ts';
-import { callFunc, funcDecl, functionText, saveLocalOpts } from './functions.ts';
+import { callFunc, funcDecl, functionText } from './functions.ts';
 import { arithAst, arithCmdError, arithRange, arithSync, spliceArith, subscriptError } from './arithmetic.ts';
 import { timeClause, trace, traceRaw } from './tracing.ts';
 import { openBuf, pathBuf } from './redirections.ts';
@@ -209,7 +209,7 @@ export class Shell {
       subscript: (n, t) => this.refSubscript(n, t),
       nodeText: (n) => this.assocKey(n),
       nodeTextSync: (n) => this.assocKeySync(n),
-      indexError: (err, p) => this.subscriptError(err, p),
+      indexError: (err, p) => subscriptError(this, err, p),
     });
   }
 
@@ -442,8 +442,6 @@ export class Shell {
   traceStderr: OsFd | undefined;
   /** Function calls in progress on the JavaScript stack (callFunc without a promise). */
   syncCalls = 0;
-  /** `local -`: the set options as they were, restored when the function returns (per function depth). */
-  localDash: Map<number, { opts: Options; setOpts: Map<string, boolean> }> | undefined;
 
   // ---- statements: the central dispatch --------------------------------------------------
   /**
@@ -660,11 +658,9 @@ export class Shell {
   assignArray(name: string, a: Assign, assocHint: boolean, traced?: boolean, decl?: boolean): Promise<void> { return assignArray(this, name, a, assocHint, traced, decl); }
   callArgs(args: string[], temp?: Map<string, Var>, opts?: { noFunc?: boolean }): Promise<number> { return callArgs(this, args, temp, opts); }
   callFunc(name: string, body: Stmt, args: string[]): number | Promise<number> { return callFunc(this, name, body, args); }
-  saveLocalOpts(): void { saveLocalOpts(this); }
   functionText(name: string): string { return functionText(this, name); }
   arithAst(e: ArithmExpr, start?: number, end?: number): Promise<bigint> { return arithAst(this, e, start, end); }
   arithSync(e: ArithmExpr, start?: number, end?: number): bigint { return arithSync(this, e, start, end); }
-  private subscriptError(err: unknown, p: ParamExp): void { subscriptError(this, err, p); }
   trace(words: string[]): Promise<void> { return trace(this, words); }
   traceRaw(line: string): Promise<void> { return traceRaw(this, line); }
 }
